@@ -1,0 +1,33 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "lib/generated/**",
+      "next-env.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+    ],
+  },
+  {
+    // Dependencies point app -> lib, never back.
+    files: ["lib/**/*.ts", "lib/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/app/*", "@/components/*"], message: "lib/ must not import from app/ or components/." },
+          ],
+        },
+      ],
+    },
+  },
+];
+
+export default config;

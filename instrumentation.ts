@@ -1,0 +1,9 @@
+// Runs once when a server instance starts. Checking the environment here makes
+// a bad or missing variable (a weak AUTH_SECRET in production, say) stop
+// start-up with a message naming it, instead of failing on the first request.
+export async function register() {
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { checkEnvironmentOrExit } = await import("./lib/startup-check");
+    checkEnvironmentOrExit();
+  }
+}

@@ -1,0 +1,51 @@
+import "server-only";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as PostgresClient } from "./generated/postgres/client";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import { databaseTarget, type Provider } from "./db-target";
+import { getEnv } from "./env";
+
+// Both generated clients come from one source schema, so their model APIs are
+// the same; the SQLite client's type stands for both.
+export type Db = SqliteClient;
+
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+const PG_CONNECT_TIMEOUT_MS = 3_000;
+
+function createClient(): { client: Db; provider: Provider } {
+  const target = databaseTarget(getEnv().DATABASE_URL, process.cwd());
+  if (target.provider === "postgres") {
+    const adapter = new PrismaPg({ connectionString: target.url, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
+    return { client: new PostgresClient({ adapter }) as unknown as Db, provider: "postgres" };
+  }
+  // busy timeout: concurrent writers wait for the lock instead of failing.
+  const adapter = new PrismaBetterSqlite3({ url: target.url, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const client = new SqliteClient({ adapter });
+  // WAL lets readers carry on while one writer writes; the mode is stored in
+  // the database file, so setting it on every start is cheap and idempotent.
+  void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => {});
+  return { client, provider: "sqlite" };
+}
+
+// One client per process, kept on globalThis so hot reloads in development do
+// not open a new pool on every edit. Created on first use, not on import, so
+// `next build` can load this module without a database or secrets.
+const globalForDb = globalThis as unknown as { keyportDb?: { client: Db; provider: Provider } };
+
+function instance(): { client: Db; provider: Provider } {
+  globalForDb.keyportDb ??= createClient();
+  return globalForDb.keyportDb;
+}
+
+export const db: Db = new Proxy({} as Db, {
+  get(_target, property) {
+    const client = instance().client;
+    const value: unknown = Reflect.get(client, property, client);
+    return typeof value === "function" ? value.bind(client) : value;
+  },
+});
+
+export function dbProvider(): Provider {
+  return instance().provider;
+}

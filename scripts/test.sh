@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole suite, as the README's second command runs it: lint, types,
+# formatting, schema drift, unit and integration tests, a production build,
+# and end-to-end tests in Debian's Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
+
+# Fail at once, in one line, if there is no browser; never download one.
+CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM_PATH" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    step "Installing Debian's chromium (missing at $CHROMIUM_PATH)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing at $CHROMIUM_PATH: install it with 'sudo apt-get install -y chromium' or set CHROMIUM_PATH." >&2
+    exit 1
+  fi
+fi
+export CHROMIUM_PATH
+
+step "Lint";                npm run -s lint
+step "Type check";          npm run -s typecheck
+step "Format check";        npm run -s format:check
+step "Schema drift check";  npm run -s db:check
+step "Unit tests";          npx vitest run --project unit
+step "Integration tests";   npx vitest run --project integration
+step "Production build";    npx next build
+step "End-to-end tests";    npx playwright test

@@ -1,0 +1,16 @@
+// One migrated database for the whole integration run; the test files reach
+// it through DATABASE_URL, like the app does.
+import { createMigratedTestDatabase, type TestDatabase } from "./test-database";
+
+let database: TestDatabase | undefined;
+
+export async function setup() {
+  database = await createMigratedTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.AUTH_SECRET ??= "integration-tests-secret-0123456789abcdef";
+  console.log(`integration tests on ${database.provider}`);
+}
+
+export async function teardown() {
+  await database?.drop();
+}

@@ -1,0 +1,57 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { db, dbProvider } from "@/lib/db";
+import { databaseTarget } from "@/lib/db-target";
+import { prismaCli, projectRoot } from "../helpers/test-database";
+
+const url = process.env.DATABASE_URL ?? "";
+const target = databaseTarget(url, projectRoot);
+const expectedProvider = process.env.TEST_DATABASE_URL ? "postgres" : "sqlite";
+
+describe(`the database (${expectedProvider})`, () => {
+  it("runs on the provider the test run asked for", () => {
+    expect(dbProvider()).toBe(expectedProvider);
+  });
+
+  it("has every committed migration applied by `prisma migrate deploy`", async () => {
+    const { stdout } = await prismaCli(["migrate", "status"], url);
+    expect(stdout).toMatch(/Database schema is up to date!/);
+  });
+
+  it("matches its schema exactly: the migrations have not drifted from it", async () => {
+    const { stdout } = await prismaCli(
+      [
+        "migrate",
+        "diff",
+        "--from-migrations",
+        path.relative(projectRoot, target.migrationsPath),
+        "--to-schema",
+        path.relative(projectRoot, target.schemaPath),
+        "--exit-code",
+      ],
+      url,
+    );
+    expect(stdout).toMatch(/No difference detected/);
+  });
+
+  it("writes and reads through the Prisma client", async () => {
+    const email = `reader-${Date.now()}@example.com`;
+    const created = await db.user.create({ data: { email, name: "Ada" } });
+    const found = await db.user.findUnique({ where: { email } });
+    expect(found).toMatchObject({ id: created.id, email, name: "Ada" });
+    await db.user.delete({ where: { id: created.id } });
+    expect(await db.user.count({ where: { email } })).toBe(0);
+  });
+
+  it("refuses an undefined filter value instead of reading it as no filter", async () => {
+    const missingOwner: string | undefined = undefined;
+    await expect(db.user.findMany({ where: { id: missingOwner as unknown as string } })).rejects.toThrow(/undefined/i);
+  });
+
+  it("lets concurrent writers wait for each other instead of failing", async () => {
+    const emails = Array.from({ length: 20 }, (_, i) => `concurrent-${Date.now()}-${i}@example.com`);
+    await Promise.all(emails.map((email) => db.user.create({ data: { email } })));
+    expect(await db.user.count({ where: { email: { in: emails } } })).toBe(20);
+    await db.user.deleteMany({ where: { email: { in: emails } } });
+  });
+});

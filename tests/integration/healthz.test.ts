@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+async function loadHealthz() {
+  vi.resetModules();
+  delete (globalThis as { keyportDb?: unknown }).keyportDb;
+  return import("@/app/healthz/route");
+}
+
+const workingUrl = process.env.DATABASE_URL;
+
+afterEach(() => {
+  process.env.DATABASE_URL = workingUrl;
+  delete (globalThis as { keyportDb?: unknown }).keyportDb;
+});
+
+describe("GET /healthz", () => {
+  it("answers 200 ok while the database answers", async () => {
+    const { GET } = await loadHealthz();
+    const response = await GET();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("answers 503 with a JSON body, not a crash, while the database is unreachable", async () => {
+    // Nothing listens on port 1 of this machine: the connection is refused.
+    process.env.DATABASE_URL = "postgresql://keyport@127.0.0.1:1/keyport";
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { GET } = await loadHealthz();
+    const response = await GET();
+    expect(response.status).toBe(503);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = await response.json();
+    expect(body).toEqual({
+      status: "unavailable",
+      error: { code: "service_unavailable", message: "The database is not reachable." },
+    });
+    expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|keyport@/);
+    expect(errors).toHaveBeenCalled();
+    errors.mockRestore();
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "@/lib/env-schema";
+
+const strongSecret = "q8Vb3kL0pZx7Rt2mWn5Yc9Hs4Jd6Fg1Ae0Uo";
+
+function messageOf(source: Record<string, string>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error("expected parseEnv to throw");
+}
+
+describe("parseEnv", () => {
+  it("defaults to the embedded SQLite database and the local base URL", () => {
+    const env = parseEnv({ AUTH_SECRET: "dev" });
+    expect(env.DATABASE_URL).toBe("file:./data/keyport.db");
+    expect(env.PUBLIC_BASE_URL).toBe("http://localhost:3000");
+    expect(env.NODE_ENV).toBe("development");
+  });
+
+  it("names AUTH_SECRET when it is missing, with the fix for each mode", () => {
+    expect(messageOf({ NODE_ENV: "development" })).toMatch(/AUTH_SECRET is missing: `npm run dev` generates one/);
+    expect(messageOf({ NODE_ENV: "production" })).toMatch(/AUTH_SECRET is required in production/);
+  });
+
+  it("refuses a weak secret in production only", () => {
+    expect(messageOf({ NODE_ENV: "production", AUTH_SECRET: "short" })).toMatch(/AUTH_SECRET is too weak/);
+    expect(messageOf({ NODE_ENV: "production", AUTH_SECRET: "a".repeat(40) })).toMatch(/AUTH_SECRET is too weak/);
+    expect(messageOf({ NODE_ENV: "production", AUTH_SECRET: "changeme" })).toMatch(/AUTH_SECRET/);
+    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: strongSecret }).AUTH_SECRET).toBe(strongSecret);
+    expect(parseEnv({ NODE_ENV: "development", AUTH_SECRET: "short" }).AUTH_SECRET).toBe("short");
+  });
+
+  it("names every bad variable in one message", () => {
+    const message = messageOf({ DATABASE_URL: "mysql://x", PUBLIC_BASE_URL: "ftp://x", NODE_ENV: "production" });
+    expect(message).toMatch(/DATABASE_URL must start with file:/);
+    expect(message).toMatch(/PUBLIC_BASE_URL/);
+  });
+
+  it("accepts PostgreSQL URLs", () => {
+    const env = parseEnv({ AUTH_SECRET: "x", DATABASE_URL: "postgresql://u@localhost:5432/keyport" });
+    expect(env.DATABASE_URL).toBe("postgresql://u@localhost:5432/keyport");
+  });
+});

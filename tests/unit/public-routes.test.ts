@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { isPublicApiPath, pathPattern, publicRoutes, routesForPath, versionOf } from "@/lib/public-api/routes";
+import { seedRoutes } from "../helpers/seed-spec";
+
+describe("the public route list", () => {
+  it("holds exactly the 13 routes of the seed's table, in its order", () => {
+    const seed = seedRoutes();
+    expect(seed).toHaveLength(13);
+    expect(publicRoutes.map(({ method, path }) => ({ method, path }))).toEqual(seed);
+  });
+
+  it("gives every route a unique name and a summary", () => {
+    const names = publicRoutes.map((route) => route.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const route of publicRoutes) expect(route.summary.length).toBeGreaterThan(5);
+  });
+
+  it("puts exactly the two model actions under v1beta", () => {
+    expect(publicRoutes.filter((route) => versionOf(route) === "v1beta").map((route) => route.name)).toEqual([
+      "generate_content",
+      "stream_generate_content",
+    ]);
+  });
+});
+
+describe("the public API namespace", () => {
+  it.each([
+    "/api/v1",
+    "/api/v1/models",
+    "/api/v1/unknown/thing",
+    "/api/v1beta",
+    "/api/v1beta/models/x:generateContent",
+  ])("%s is public", (path) => expect(isPublicApiPath(path)).toBe(true));
+
+  it.each(["/", "/docs", "/healthz", "/api/auth/session", "/api/v10/models", "/api/v1betas", "/api/internal/v1/x"])(
+    "%s is internal",
+    (path) => expect(isPublicApiPath(path)).toBe(false),
+  );
+});
+
+describe("path shapes", () => {
+  it("matches one segment per parameter, and the text after a model id", () => {
+    expect(routesForPath("/api/v1/apps/studio").map((r) => r.name)).toEqual(["get_app"]);
+    expect(routesForPath("/api/v1/apps/studio/generations/gen_1").map((r) => r.name)).toEqual(["get_app_generation"]);
+    expect(routesForPath("/api/v1beta/models/gemini-2.5-flash:streamGenerateContent").map((r) => r.name)).toEqual([
+      "stream_generate_content",
+    ]);
+    expect(routesForPath("/api/v1/apps/a/b")).toEqual([]);
+    expect(routesForPath("/api/v1/apps/")).toEqual([]);
+  });
+
+  it("treats regular-expression characters in paths literally", () => {
+    expect(pathPattern("/api/v1/chat/completions").test("/api/v1/chatXcompletions")).toBe(false);
+    expect(
+      pathPattern("/api/v1beta/models/[model]:generateContent").test("/api/v1beta/models/m:generateContentX"),
+    ).toBe(false);
+  });
+});
