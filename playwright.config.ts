@@ -1,4 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { defineConfig } from "@playwright/test";
+
+// Set once in the runner; its workers inherit it, so a test can check that the
+// server never logged it.
+process.env.E2E_AUTH_SECRET ??= randomBytes(32).toString("base64url");
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -32,6 +37,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {
     command: `node tests/e2e/serve.mjs ${port}`,
+    env: { AUTH_SECRET: process.env.E2E_AUTH_SECRET },
     url: `http://localhost:${port}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -11,6 +11,8 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Structured logs of passing tests are noise; a failing test shows its own.
+    silent: "passed-only",
     projects: [
       {
         resolve: { alias },

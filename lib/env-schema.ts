@@ -18,6 +18,25 @@ const base = z.object({
     }),
   AUTH_SECRET: z.string().optional(),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
+  // How many reverse proxies in front of the app append to X-Forwarded-For.
+  // Unset or 0: the client IP is the socket's peer and X-Forwarded-For is ignored.
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "" || value === "false") return 0;
+      if (value === "true") return 1;
+      const hops = Number(value);
+      if (!Number.isInteger(hops) || hops < 0 || hops > 10) {
+        ctx.addIssue({ code: "custom", message: 'must be "true", "false" or a number of proxies from 0 to 10' });
+        return z.NEVER;
+      }
+      return hops;
+    }),
+  // Sign-ups allowed per client IP per hour (README, "Accounts and sessions").
+  SIGN_UP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+  GITHUB_ID: z.string().optional(),
+  GITHUB_SECRET: z.string().optional(),
 });
 
 export const envSchema = base.superRefine((env, ctx) => {
@@ -44,6 +63,12 @@ export const envSchema = base.superRefine((env, ctx) => {
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** The deployment's origin, for code that runs outside the server-only modules (the proxy). */
+export function publicBaseUrl(source: Record<string, string | undefined> = process.env): string {
+  const parsed = base.shape.PUBLIC_BASE_URL.safeParse(source.PUBLIC_BASE_URL);
+  return parsed.success ? parsed.data : "http://localhost:3000";
+}
 
 export class EnvError extends Error {
   override name = "EnvError";

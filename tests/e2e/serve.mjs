@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Serves the production build for the e2e tests on a throw-away SQLite
 // database (never the development one), migrated with the committed
-// migrations. `next start` runs as a direct child, not through npx, so
-// stopping this process stops the server too.
+// migrations. The server runs as a direct child (node server.mjs, not npx),
+// so stopping this process stops it too. Its output is also written to
+// .test-logs/e2e-server.log, which a test greps for secrets.
 import { execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -15,10 +15,13 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-e2e-"));
 const env = {
   ...process.env,
   NODE_ENV: "production",
+  PORT: port,
   DATABASE_URL: `file:${path.join(dir, "e2e.db")}`,
-  AUTH_SECRET: randomBytes(32).toString("base64url"),
   PUBLIC_BASE_URL: `http://localhost:${port}`,
+  // Every e2e account signs up from 127.0.0.1.
+  SIGN_UP_LIMIT_PER_HOUR: "1000",
 };
+if (!env.AUTH_SECRET) throw new Error("serve.mjs needs AUTH_SECRET (playwright.config.ts sets it).");
 
 execFileSync(path.join(root, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
   cwd: root,
@@ -26,15 +29,24 @@ execFileSync(path.join(root, "node_modules", ".bin", "prisma"), ["migrate", "dep
   stdio: "ignore",
 });
 
-const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", port], {
+mkdirSync(path.join(root, ".test-logs"), { recursive: true });
+const logFile = createWriteStream(path.join(root, ".test-logs", "e2e-server.log"));
+const server = spawn(process.execPath, [path.join(root, "server.mjs")], {
   cwd: root,
   env,
-  stdio: "inherit",
+  stdio: ["ignore", "pipe", "pipe"],
 });
+for (const stream of [server.stdout, server.stderr]) {
+  stream.on("data", (chunk) => {
+    logFile.write(chunk);
+    process.stdout.write(chunk);
+  });
+}
 const stop = () => server.kill("SIGTERM");
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
 server.on("exit", (code) => {
+  logFile.end();
   rmSync(dir, { recursive: true, force: true });
   process.exit(code ?? 0);
 });

@@ -1,0 +1,45 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { optionalSession } from "@/lib/auth/guard";
+
+const nav = [
+  { title: "API keys", href: "/dashboard" },
+  { title: "Account", href: "/account" },
+  { title: "Docs", href: "/docs" },
+];
+
+// Each page under this layout calls the session guard itself: a layout is
+// not re-run on client navigation, so it cannot be the check.
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const session = await optionalSession();
+  return (
+    <>
+      <header className="border-b border-zinc-200 dark:border-zinc-800">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-4 px-4 py-3">
+          <Link href="/dashboard" className="text-lg font-bold text-zinc-900 no-underline dark:text-zinc-100">
+            Keyport
+          </Link>
+          <nav aria-label="Dashboard">
+            <ul className="flex flex-wrap gap-4 text-sm font-medium">
+              {nav.map((item) => (
+                <li key={item.href}>
+                  <Link href={item.href}>{item.title}</Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {session && (
+            <div className="flex items-center gap-3 text-sm">
+              <span className="text-zinc-600 dark:text-zinc-400">{session.email}</span>
+              <SignOutButton />
+            </div>
+          )}
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import "server-only";
+import { db } from "../db";
+import { log } from "../log";
+import { recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
+import { passwordHasher, DUMMY_PASSWORD_HASH } from "./password";
+
+export const INVALID_CREDENTIALS_MESSAGE = "The email or password is not right.";
+
+export function tryAgainAt(when: Date): string {
+  return `Too many attempts. Try again at ${when.toISOString().slice(11, 16)} UTC.`;
+}
+
+export type SignUpResult = { ok: true; userId: string } | { ok: false; error: string; field?: "email" };
+
+/** Creates an account. The email is already normalised by signUpSchema. */
+export async function signUp(email: string, password: string, ip: string): Promise<SignUpResult> {
+  const limitedUntil = await signUpLimitedUntil(ip);
+  if (limitedUntil) {
+    log.warn("auth.sign_up.rate_limited", { ip, retry_at: limitedUntil.toISOString() });
+    return {
+      ok: false,
+      error: `Too many sign-ups from your network. Try again at ${limitedUntil.toISOString().slice(11, 16)} UTC.`,
+    };
+  }
+  // There is no email delivery to hide behind, so an existing account is said plainly.
+  if (await db.user.findUnique({ where: { email }, select: { id: true } })) {
+    return { ok: false, field: "email", error: "An account with this email already exists. Sign in instead." };
+  }
+  const passwordHash = await passwordHasher.hash(password);
+  try {
+    const user = await db.user.create({ data: { email, passwordHash }, select: { id: true } });
+    await recordAttempt("sign_up", email, ip, true);
+    log.info("auth.sign_up", { user_id: user.id, ip });
+    return { ok: true, userId: user.id };
+  } catch {
+    // Lost a race with another sign-up for the same email.
+    return { ok: false, field: "email", error: "An account with this email already exists. Sign in instead." };
+  }
+}
+
+export type SignInResult = { ok: true; userId: string; email: string } | { ok: false; error: string };
+
+/**
+ * Checks a password. An unknown email and a wrong password take the same
+ * path, run one Argon2 verification each and get the same message.
+ */
+export async function verifyCredentials(email: string, password: string, ip: string): Promise<SignInResult> {
+  const lockedUntil = await signInLockedUntil(email, ip);
+  if (lockedUntil) {
+    log.warn("auth.sign_in.locked_out", { email, ip, retry_at: lockedUntil.toISOString() });
+    return { ok: false, error: tryAgainAt(lockedUntil) };
+  }
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
+  const matches = await passwordHasher.verify(user?.passwordHash ?? DUMMY_PASSWORD_HASH, password);
+  if (!user || !user.passwordHash || !matches) {
+    await recordAttempt("sign_in", email, ip, false);
+    const nowLocked = await signInLockedUntil(email, ip);
+    if (nowLocked) log.warn("auth.sign_in.lockout_started", { email, ip, retry_at: nowLocked.toISOString() });
+    else log.info("auth.sign_in.failed", { email, ip });
+    return { ok: false, error: INVALID_CREDENTIALS_MESSAGE };
+  }
+  await recordAttempt("sign_in", email, ip, true);
+  return { ok: true, userId: user.id, email: user.email };
+}

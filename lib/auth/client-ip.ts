@@ -1,0 +1,21 @@
+// The client's IP address, for rate limits, the lockout and the sessions list.
+// server.mjs copies the socket's peer address into PEER_IP_HEADER on every
+// request (overwriting anything a client sent). X-Forwarded-For is read only
+// when TRUST_PROXY says how many proxies in front of us append to it; then the
+// entry that many places from the right is the client as our nearest trusted
+// proxy saw it, and anything further left may be forged.
+export const PEER_IP_HEADER = "x-keyport-peer-ip";
+
+export function clientIp(headers: Headers, trustedProxies: number): string {
+  if (trustedProxies > 0) {
+    const forwarded = headers
+      .get("x-forwarded-for")
+      ?.split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (forwarded && forwarded.length > 0) {
+      return forwarded[Math.max(0, forwarded.length - trustedProxies)] ?? "unknown";
+    }
+  }
+  return headers.get(PEER_IP_HEADER) ?? "unknown";
+}

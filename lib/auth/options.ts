@@ -1,0 +1,109 @@
+import "server-only";
+import { PrismaAdapter } from "@next-auth/prisma-adapter";
+import type { NextAuthOptions } from "next-auth";
+import type { Adapter } from "next-auth/adapters";
+import CredentialsProvider from "next-auth/providers/credentials";
+import GitHubProvider from "next-auth/providers/github";
+import { headers } from "next/headers";
+import { db } from "../db";
+import { getEnv } from "../env";
+import { log } from "../log";
+import { verifyCredentials } from "./accounts";
+import { clientIp } from "./client-ip";
+import { cookieOptions, isHttps, sessionCookieName } from "./cookies";
+import { signInSchema } from "./credentials.schema";
+import { SESSION_ABSOLUTE_LIFETIME_MS } from "./limits";
+import { createSession, deleteSessionByToken, readSession } from "./session-store";
+
+async function requestContext() {
+  const requestHeaders = await headers();
+  return { ip: clientIp(requestHeaders, getEnv().TRUST_PROXY), userAgent: requestHeaders.get("user-agent") };
+}
+
+/** The Prisma adapter, with sessions created by our store so they record IP and browser. */
+function keyportAdapter(): Adapter {
+  // The adapter is typed for @prisma/client's PrismaClient; ours is generated
+  // from the same models, so the calls it makes are the same.
+  const adapter = PrismaAdapter(db as never);
+  return {
+    ...adapter,
+    async createSession({ userId }) {
+      const { ip, userAgent } = await requestContext();
+      return createSession(userId, ip, userAgent);
+    },
+  };
+}
+
+let cached: NextAuthOptions | undefined;
+
+export function authOptions(): NextAuthOptions {
+  if (cached) return cached;
+  const env = getEnv();
+  process.env.NEXTAUTH_URL ??= env.PUBLIC_BASE_URL;
+  const adapter = keyportAdapter();
+  const secure = isHttps(env.PUBLIC_BASE_URL);
+  const options = cookieOptions(env.PUBLIC_BASE_URL);
+
+  const providers: NextAuthOptions["providers"] = [
+    CredentialsProvider({
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials) {
+        const parsed = signInSchema.safeParse(credentials ?? {});
+        if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? "Enter your email and password.");
+        const { ip } = await requestContext();
+        const result = await verifyCredentials(parsed.data.email, parsed.data.password, ip);
+        // next-auth passes a thrown message to the sign-in form.
+        if (!result.ok) throw new Error(result.error);
+        return { id: result.userId, email: result.email };
+      },
+    }),
+  ];
+  if (env.GITHUB_ID && env.GITHUB_SECRET) {
+    providers.push(GitHubProvider({ clientId: env.GITHUB_ID, clientSecret: env.GITHUB_SECRET }));
+  }
+
+  cached = {
+    adapter,
+    providers,
+    secret: env.AUTH_SECRET,
+    useSecureCookies: secure,
+    session: { strategy: "jwt", maxAge: SESSION_ABSOLUTE_LIFETIME_MS / 1000 },
+    cookies: {
+      sessionToken: { name: sessionCookieName(env.PUBLIC_BASE_URL), options },
+      csrfToken: { name: secure ? "__Host-keyport.csrf" : "keyport.csrf", options },
+      callbackUrl: { name: secure ? "__Secure-keyport.callback-url" : "keyport.callback-url", options },
+    },
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    // The "JWT" is our opaque session token: encode hands next-auth the token
+    // of the Session row created at sign-in, and decode looks it up, so the
+    // cookie means nothing once its row is gone.
+    jwt: {
+      encode: async ({ token }) => (typeof token?.sessionToken === "string" ? token.sessionToken : ""),
+      decode: async ({ token }) => {
+        const session = await readSession(token ?? undefined);
+        return session ? { sub: session.userId, email: session.email, sessionToken: session.sessionToken } : null;
+      },
+    },
+    callbacks: {
+      async jwt({ token, user }) {
+        if (user) {
+          const session = await adapter.createSession!({ sessionToken: "", userId: user.id, expires: new Date() });
+          log.info("auth.sign_in", { user_id: user.id, session_id: (session as { id?: string }).id });
+          return { sub: user.id, email: user.email, sessionToken: session.sessionToken };
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        return { ...session, user: { ...session.user, id: token.sub, email: token.email } };
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (typeof token?.sessionToken === "string") await deleteSessionByToken(token.sessionToken);
+        log.info("auth.sign_out", { user_id: token?.sub });
+      },
+    },
+  };
+  return cached;
+}

@@ -1,0 +1,86 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { db } from "../db";
+import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "./limits";
+
+// Server-side sessions behind next-auth's cookie. next-auth 4 will not use its
+// database strategy with the Credentials provider, so it keeps the "jwt"
+// strategy while lib/auth/options.ts swaps the JWT for the token minted here:
+// 32 bytes from the CSPRNG, base64url. The cookie carries only that token;
+// this table decides whether it is still good, so deleting a row ends the
+// session everywhere at once.
+
+export interface ActiveSession {
+  id: string;
+  userId: string;
+  email: string;
+  sessionToken: string;
+}
+
+export function newSessionToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export async function createSession(userId: string, ip: string, userAgent: string | null, now = new Date()) {
+  return db.session.create({
+    data: {
+      sessionToken: newSessionToken(),
+      userId,
+      ip,
+      userAgent: userAgent?.slice(0, 512) ?? null,
+      createdAt: now,
+      lastSeenAt: now,
+      expires: new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS),
+    },
+  });
+}
+
+/**
+ * The session a cookie token stands for, or null when there is none, it was
+ * ended, it passed its absolute lifetime (30 days from sign-in) or it sat idle
+ * for 7 days. Records activity at most once a minute.
+ */
+export async function readSession(sessionToken: string | undefined, now = new Date()): Promise<ActiveSession | null> {
+  if (!sessionToken || sessionToken.length > 128) return null;
+  const row = await db.session.findUnique({
+    where: { sessionToken },
+    select: { id: true, userId: true, expires: true, lastSeenAt: true, user: { select: { email: true } } },
+  });
+  if (!row) return null;
+  const idleSince = now.getTime() - row.lastSeenAt.getTime();
+  if (row.expires <= now || idleSince > SESSION_IDLE_TIMEOUT_MS) {
+    await db.session.deleteMany({ where: { id: row.id } });
+    return null;
+  }
+  if (idleSince > SESSION_TOUCH_INTERVAL_MS) {
+    await db.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: now } });
+  }
+  return { id: row.id, userId: row.userId, email: row.user.email, sessionToken };
+}
+
+export async function deleteSessionByToken(sessionToken: string): Promise<void> {
+  await db.session.deleteMany({ where: { sessionToken } });
+}
+
+export function listSessions(userId: string, now = new Date()) {
+  return db.session.findMany({
+    where: {
+      userId,
+      expires: { gt: now },
+      lastSeenAt: { gt: new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS) },
+    },
+    orderBy: { lastSeenAt: "desc" },
+    select: { id: true, createdAt: true, lastSeenAt: true, ip: true, userAgent: true },
+  });
+}
+
+/** Ends one of the user's sessions; another user's session id matches nothing. */
+export async function endSession(userId: string, sessionId: string): Promise<boolean> {
+  const { count } = await db.session.deleteMany({ where: { id: sessionId, userId } });
+  return count === 1;
+}
+
+export async function endOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+  const { count } = await db.session.deleteMany({ where: { userId, id: { not: keepSessionId } } });
+  return count;
+}

@@ -1,0 +1,117 @@
+// The error catalog: every error code the app returns, with its HTTP status,
+// its type and a default message. The public API, the internal routes and the
+// docs' error page all read this one table.
+
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "not_found_error"
+  | "rate_limit_error"
+  | "api_error";
+
+export interface CatalogEntry {
+  status: number;
+  type: ErrorType;
+  message: string;
+  /** What a client should do about it; shown in the docs. */
+  remedy: string;
+}
+
+export const errorCatalog = {
+  invalid_request: {
+    status: 400,
+    type: "invalid_request_error",
+    message: "The request is not valid.",
+    remedy: "Fix the field named in `param` (or the request as described in `message`) and send it again.",
+  },
+  missing_api_key: {
+    status: 401,
+    type: "authentication_error",
+    message: "No API key was sent. Send it as `Authorization: Bearer <key>` or `X-API-Key: <key>`.",
+    remedy: "Send your key in one of the two headers.",
+  },
+  invalid_api_key: {
+    status: 401,
+    type: "authentication_error",
+    message: "The API key is not valid.",
+    remedy: "Check that you copied the whole key; create a new one in the dashboard if it is lost.",
+  },
+  revoked_api_key: {
+    status: 401,
+    type: "authentication_error",
+    message: "This API key has been revoked.",
+    remedy: "Use another active key, or create one in the dashboard.",
+  },
+  expired_api_key: {
+    status: 401,
+    type: "authentication_error",
+    message: "This API key has expired.",
+    remedy: "Switch to the key that replaced it, or create a new one in the dashboard.",
+  },
+  session_required: {
+    status: 401,
+    type: "authentication_error",
+    message: "This route needs a signed-in browser session.",
+    remedy: "Sign in to the portal in your browser.",
+  },
+  api_key_not_allowed: {
+    status: 403,
+    type: "permission_error",
+    message:
+      "API keys work only on the public API (/api/v1 and /api/v1beta). This route needs a browser session; remove the key from the request.",
+    remedy: "Call this route from the portal with a browser session, or call the public API with your key.",
+  },
+  not_found: {
+    status: 404,
+    type: "not_found_error",
+    message: "Nothing was found at this address.",
+    remedy: "Check the path and the id; records of another account or environment are not visible.",
+  },
+  method_not_allowed: {
+    status: 405,
+    type: "invalid_request_error",
+    message: "This route does not accept that method.",
+    remedy: "Use one of the methods in the `Allow` header.",
+  },
+  payload_too_large: {
+    status: 413,
+    type: "invalid_request_error",
+    message: "The request body is too large.",
+    remedy: "Send a smaller body; the limits are in the docs.",
+  },
+  unsupported_media_type: {
+    status: 415,
+    type: "invalid_request_error",
+    message: "The request body's content type is not accepted here.",
+    remedy: "Send the content type the route documents (usually application/json).",
+  },
+  idempotency_key_mismatch: {
+    status: 422,
+    type: "invalid_request_error",
+    message: "This Idempotency-Key was already used with a different request body.",
+    remedy: "Use a new Idempotency-Key for a different request.",
+  },
+  rate_limited: {
+    status: 429,
+    type: "rate_limit_error",
+    message: "Too many requests. Slow down and try again after the time in the Retry-After header.",
+    remedy: "Wait for the seconds in `Retry-After`, then retry; spread requests out.",
+  },
+  internal_error: {
+    status: 500,
+    type: "api_error",
+    message: "Something went wrong on our side. Try again; if it persists, contact support with the request id.",
+    remedy: "Retry with backoff; report the `request_id` if it keeps happening.",
+  },
+  service_unavailable: {
+    status: 503,
+    type: "api_error",
+    message: "The service is temporarily unavailable. Try again shortly.",
+    remedy: "Retry with backoff.",
+  },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+export const errorCodes = Object.keys(errorCatalog) as ErrorCode[];

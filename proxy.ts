@@ -1,0 +1,50 @@
+// Next 16's proxy (formerly middleware): the first wall between API keys and
+// the internal app, and the place security headers are set. It only helps:
+// every page, action and handler checks again through lib/auth/guard.ts.
+import { NextResponse, type NextRequest } from "next/server";
+import { carriesApiKey } from "./lib/auth/api-key-headers";
+import { publicBaseUrl } from "./lib/env-schema";
+import { errorResponse } from "./lib/errors/error-response";
+import { newRequestId } from "./lib/errors/request-id";
+import { contentSecurityPolicy, needsNonce } from "./lib/security/csp";
+
+export function proxy(request: NextRequest) {
+  const requestId = newRequestId();
+  const baseUrl = publicBaseUrl();
+
+  // Keys work only on the public API. Deciding needs no database: any
+  // X-API-Key or Bearer credential on an internal route is refused, with or
+  // without a session cookie beside it.
+  if (carriesApiKey(request.headers)) {
+    const refused = errorResponse("api_key_not_allowed", { baseUrl, requestId });
+    applySecurityHeaders(refused.headers, contentSecurityPolicy(null), baseUrl);
+    return refused;
+  }
+
+  const nonce = needsNonce(request.nextUrl.pathname) ? btoa(crypto.randomUUID()) : null;
+  const csp = contentSecurityPolicy(nonce);
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-request-id", requestId);
+  // Next reads the nonce from the request's CSP header and puts it on its own scripts.
+  if (nonce) requestHeaders.set("content-security-policy", csp);
+
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("X-Request-Id", requestId);
+  applySecurityHeaders(response.headers, csp, baseUrl);
+  return response;
+}
+
+function applySecurityHeaders(headers: Headers, csp: string, baseUrl: string) {
+  headers.set("Content-Security-Policy", csp);
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  if (baseUrl.startsWith("https://")) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+}
+
+export const config = {
+  // Everything except the public API's namespace, which the gate owns (and
+  // whose uploads must not meet the proxy's body limit). The model-action
+  // paths hold ":" which a matcher would read as a parameter: one more reason
+  // to leave /api/v1 and /api/v1beta out entirely.
+  matcher: ["/((?!api/v1/|api/v1beta/|api/v1$|api/v1beta$).*)"],
+};

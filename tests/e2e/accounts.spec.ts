@@ -1,0 +1,104 @@
+import { expect, test } from "@playwright/test";
+import { PASSWORD, signIn, signOut, signUp, uniqueEmail } from "./helpers";
+
+test("sign up, sign out, sign in, and end another session from the account page", async ({ page, browser }) => {
+  const email = uniqueEmail("ada");
+  await signUp(page, email);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
+  await expect(page.getByText("You have no API keys yet.")).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+
+  const signedOutCookie = (await page.context().cookies()).find((c) => c.name === "keyport.session");
+  expect(signedOutCookie).toBeTruthy();
+  await signOut(page);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fdashboard$/);
+
+  // The cookie from before sign-out, sent again by hand, opens nothing.
+  const replay = await browser.newContext();
+  await replay.addCookies([signedOutCookie!]);
+  const replayed = await replay.request.get("/dashboard", { maxRedirects: 0 });
+  expect(replayed.status()).toBe(307);
+  expect(await (await replay.request.get("/api/auth/session")).json()).toEqual({});
+  await replay.close();
+
+  await signIn(page, email);
+  await expect(page.getByText("You have no API keys yet.")).toBeVisible();
+
+  // A second browser signs in as the same user: that is the other session.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, email);
+  const otherCookies = await other.cookies();
+  expect(otherCookies.find((c) => c.name === "keyport.session")).toMatchObject({
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+  });
+
+  await page.goto("/account");
+  const rows = page.getByTestId("session-row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: "This device" })).toHaveCount(1);
+  await expect(rows.first()).toContainText(/Chrome/);
+  await rows.filter({ hasNotText: "This device" }).getByRole("button", { name: "End session" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("This device");
+
+  // The ended session's cookie is refused: the other browser is sent to sign in.
+  await otherPage.goto("/dashboard");
+  await expect(otherPage).toHaveURL(/\/sign-in/);
+  const session = await otherPage.request.get("/api/auth/session");
+  expect(await session.json()).toEqual({});
+  await other.close();
+});
+
+test("a wrong password and an unknown email get the same message", async ({ page }) => {
+  const email = uniqueEmail("grace");
+  await signUp(page, email);
+  await signOut(page);
+
+  for (const [address, password] of [
+    [email, "not the right password"],
+    [uniqueEmail("nobody"), PASSWORD],
+  ] as const) {
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill(address);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.locator("form").getByRole("alert")).toHaveText("The email or password is not right.");
+  }
+});
+
+test("sign-up explains each password rule and an existing email", async ({ page }) => {
+  const email = uniqueEmail("rules");
+  await page.goto("/sign-up");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Use at least 10 characters.")).toBeVisible();
+  await page.getByLabel("Password").fill("x".repeat(257));
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Use at most 256 characters.")).toBeVisible();
+
+  await signUp(page, email);
+  await signOut(page);
+  await page.goto("/sign-up");
+  await page.getByLabel("Email").fill(`  ${email.toUpperCase()} `);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("An account with this email already exists. Sign in instead.").first()).toBeVisible();
+});
+
+test("the sessions list shows the socket's address, not one a client claims", async ({ browser }) => {
+  const context = await browser.newContext({
+    extraHTTPHeaders: { "x-keyport-peer-ip": "203.0.113.66", "x-forwarded-for": "203.0.113.77" },
+  });
+  const page = await context.newPage();
+  await signUp(page, uniqueEmail("spoof"));
+  await page.goto("/account");
+  const row = page.getByTestId("session-row").first();
+  await expect(row).toContainText(/127\.0\.0\.1|::1/);
+  await expect(row).not.toContainText("203.0.113");
+  await context.close();
+});

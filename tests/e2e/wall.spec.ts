@@ -1,0 +1,165 @@
+// The wall between API keys and the internal app, checked against the
+// running production build. The routes and server actions come from the
+// build's own manifests, so a new internal route is covered without editing
+// this file.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { signUp, uniqueEmail } from "./helpers";
+
+const nextDir = path.join(process.cwd(), ".next", "server");
+
+function internalPaths(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(nextDir, "app-paths-manifest.json"), "utf8")) as Record<
+    string,
+    string
+  >;
+  return Object.keys(manifest)
+    .filter((entry) => entry !== "/_global-error/page")
+    .map(
+      (entry) =>
+        entry
+          .replace(/\/\([^)]+\)/g, "")
+          .replace(/\/(page|route)$/, "")
+          .replace("/_not-found", "/no-such-page")
+          .replace(/\[\.\.\.[^\]]+\]/g, "session")
+          .replace(/\[[^\]]+\]/g, "x") || "/",
+    )
+    .filter((p) => !/^\/api\/v1(beta)?(\/|$)/.test(p));
+}
+
+function serverActions(): { id: string; page: string }[] {
+  const manifest = JSON.parse(readFileSync(path.join(nextDir, "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { workers: Record<string, unknown> }>;
+  };
+  return Object.entries(manifest.node).map(([id, entry]) => ({
+    id,
+    page:
+      (Object.keys(entry.workers)[0] ?? "")
+        .replace(/^app/, "")
+        .replace(/\/\([^)]+\)/g, "")
+        .replace(/\/page$/, "") || "/",
+  }));
+}
+
+const keyForms: { name: string; headers: Record<string, string> }[] = [
+  { name: "X-API-Key", headers: { "X-API-Key": "sk_dev_abcdefghijklmnopqrstuvwxyz0123456789AB" } },
+  {
+    name: "Authorization: Bearer",
+    headers: { Authorization: "Bearer sk_prod_abcdefghijklmnopqrstuvwxyz0123456789AB" },
+  },
+];
+
+async function expectRefused(
+  request: APIRequestContext,
+  method: "GET" | "POST",
+  url: string,
+  headers: Record<string, string>,
+) {
+  const response = await request.fetch(url, { method, headers, maxRedirects: 0 });
+  expect(response.status(), `${method} ${url}`).toBe(403);
+  expect(response.headers()["content-type"]).toMatch(/^application\/json/);
+  const body = await response.json();
+  expect(body.error).toMatchObject({ code: "api_key_not_allowed", type: "permission_error" });
+  expect(body.error.request_id).toMatch(/^req_/);
+  expect(body.error.doc_url).toMatch(/\/docs\/errors#api_key_not_allowed$/);
+}
+
+test("an API key is refused on every internal route and server action, with or without a session", async ({ page }) => {
+  const paths = internalPaths();
+  const actions = serverActions();
+  expect(paths.length).toBeGreaterThanOrEqual(8);
+  expect(paths).toEqual(expect.arrayContaining(["/", "/dashboard", "/account", "/healthz", "/api/auth/session"]));
+  expect(actions.length).toBeGreaterThanOrEqual(3);
+
+  const anonymous = page.context().request;
+  for (const form of keyForms) {
+    for (const url of paths) {
+      await expectRefused(anonymous, "GET", url, form.headers);
+      await expectRefused(anonymous, "POST", url, form.headers);
+    }
+    for (const action of actions) {
+      await expectRefused(anonymous, "POST", action.page, {
+        ...form.headers,
+        "Next-Action": action.id,
+        "Content-Type": "text/plain;charset=UTF-8",
+      });
+    }
+  }
+
+  // The same with a valid session cookie beside the key.
+  await signUp(page, uniqueEmail("wall"));
+  const signedIn = page.request;
+  for (const form of keyForms) {
+    for (const url of ["/dashboard", "/account", "/api/auth/session", "/healthz"]) {
+      await expectRefused(signedIn, "GET", url, form.headers);
+    }
+    for (const action of actions) {
+      await expectRefused(signedIn, "POST", action.page, {
+        ...form.headers,
+        "Next-Action": action.id,
+        "Content-Type": "text/plain;charset=UTF-8",
+      });
+    }
+  }
+  // And without the key, the session works.
+  expect((await signedIn.get("/api/auth/session")).status()).toBe(200);
+});
+
+test("a spoofed x-middleware-subrequest header changes nothing", async ({ request }) => {
+  const spoof = { "x-middleware-subrequest": "middleware:middleware:middleware:middleware:middleware" };
+  await expectRefused(request, "GET", "/dashboard", { ...spoof, "X-API-Key": "sk_dev_x" });
+  const noSession = await request.get("/dashboard", { headers: spoof, maxRedirects: 0 });
+  expect(noSession.status()).toBe(307);
+  expect(noSession.headers()["location"]).toMatch(/\/sign-in\?callbackUrl=%2Fdashboard$/);
+});
+
+test("security headers on pages and API responses", async ({ request }) => {
+  for (const url of ["/", "/docs", "/sign-in", "/healthz", "/api/auth/session"]) {
+    const response = await request.get(url);
+    const headers = response.headers();
+    expect(headers["x-content-type-options"], url).toBe("nosniff");
+    expect(headers["referrer-policy"], url).toBe("strict-origin-when-cross-origin");
+    expect(headers["x-powered-by"], url).toBeUndefined();
+    const csp = headers["content-security-policy"] ?? "";
+    for (const directive of ["frame-ancestors 'none'", "object-src 'none'", "base-uri 'none'"]) {
+      expect(csp, url).toContain(directive);
+    }
+    // Plain http (the test server): no HSTS.
+    expect(headers["strict-transport-security"], url).toBeUndefined();
+  }
+
+  // Static pages may run Next's inline bootstrap ('unsafe-inline', documented);
+  // pages behind sign-in get a fresh nonce and no inline scripts.
+  const landing = await request.get("/");
+  expect(landing.headers()["content-security-policy"]).toContain("script-src 'self' 'unsafe-inline'");
+  const signIn = await request.get("/sign-in");
+  const csp = signIn.headers()["content-security-policy"] ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(/script-src [^;]*'unsafe-inline'/.test(csp)).toBe(false);
+  const html = await signIn.text();
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  const again = await request.get("/sign-in");
+  expect(again.headers()["content-security-policy"]).not.toContain(`'nonce-${nonce}'`);
+});
+
+test("an unknown email and a wrong password get the same status and body", async ({ page, request }) => {
+  const email = uniqueEmail("same");
+  await signUp(page, email);
+  async function attempt(address: string, password: string) {
+    const { csrfToken } = (await (await request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+    const response = await request.post("/api/auth/callback/credentials", {
+      form: { email: address, password, csrfToken, json: "true" },
+      maxRedirects: 0,
+    });
+    return { status: response.status(), body: await response.text() };
+  }
+  const wrongPassword = await attempt(email, "not the right password");
+  const unknownEmail = await attempt(uniqueEmail("ghost"), "not the right password");
+  expect(wrongPassword.status).toBe(401);
+  expect(unknownEmail).toEqual(wrongPassword);
+  expect(decodeURIComponent(wrongPassword.body).replaceAll("+", " ")).toContain("The email or password is not right.");
+});

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { INVALID_CREDENTIALS_MESSAGE, signUp, verifyCredentials } from "@/lib/auth/accounts";
+import { DUMMY_PASSWORD_HASH, passwordHasher } from "@/lib/auth/password";
+import { db } from "@/lib/db";
+
+const PASSWORD = "a long enough password";
+let counter = 0;
+const unique = (label: string) => `${label}-${Date.now()}-${counter++}@example.com`;
+const uniqueIp = () => `198.51.100.${(counter++ % 250) + 1}-${Date.now()}`;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("signing in", () => {
+  it("answers an unknown email and a wrong password alike, verifying the dummy hash for the unknown one", async () => {
+    const email = unique("known");
+    const ip = uniqueIp();
+    expect(await signUp(email, PASSWORD, ip)).toMatchObject({ ok: true });
+    const verify = vi.spyOn(passwordHasher, "verify");
+
+    const wrongPassword = await verifyCredentials(email, "not the password", ip);
+    const unknownEmail = await verifyCredentials(unique("unknown"), PASSWORD, ip);
+
+    expect(wrongPassword).toEqual({ ok: false, error: INVALID_CREDENTIALS_MESSAGE });
+    expect(unknownEmail).toEqual(wrongPassword);
+    expect(verify).toHaveBeenCalledTimes(2);
+    expect(verify.mock.calls[1]?.[0]).toBe(DUMMY_PASSWORD_HASH);
+    expect(verify.mock.calls[0]?.[0]).not.toBe(DUMMY_PASSWORD_HASH);
+  });
+
+  it("stores an Argon2id hash with OWASP's parameters, never the password", async () => {
+    const email = unique("hash");
+    await signUp(email, PASSWORD, uniqueIp());
+    const user = await db.user.findUniqueOrThrow({ where: { email } });
+    expect(user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(user.passwordHash).not.toContain(PASSWORD);
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true, email });
+  });
+
+  it("refuses the 11th attempt for one email within 15 minutes, even with the right password, and logs it", async () => {
+    const email = unique("locked");
+    await signUp(email, PASSWORD, uniqueIp());
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let attempt = 0; attempt < 10; attempt++) {
+      // A different IP each time: the email alone triggers the lockout.
+      expect(await verifyCredentials(email, `wrong ${attempt}`, uniqueIp())).toMatchObject({ ok: false });
+    }
+    const eleventh = await verifyCredentials(email, PASSWORD, uniqueIp());
+    expect(eleventh.ok).toBe(false);
+    expect(!eleventh.ok && eleventh.error).toMatch(/^Too many attempts\. Try again at \d\d:\d\d UTC\.$/);
+    const logged = warnings.mock.calls.map(([line]) => JSON.parse(String(line)) as { event: string });
+    expect(logged.map((entry) => entry.event)).toEqual(
+      expect.arrayContaining(["auth.sign_in.lockout_started", "auth.sign_in.locked_out"]),
+    );
+  });
+
+  it("refuses after 10 failures from one IP, whatever the email", async () => {
+    const email = unique("victim");
+    const ip = uniqueIp();
+    await signUp(email, PASSWORD, uniqueIp());
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let attempt = 0; attempt < 10; attempt++) await verifyCredentials(unique("spray"), PASSWORD, ip);
+    const result = await verifyCredentials(email, PASSWORD, ip);
+    expect(!result.ok && result.error).toMatch(/Try again at/);
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true });
+  });
+
+  it("lets sign-in work again once the failures leave the 15-minute window", async () => {
+    const email = unique("window");
+    await signUp(email, PASSWORD, uniqueIp());
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let attempt = 0; attempt < 10; attempt++) await verifyCredentials(email, "wrong", uniqueIp());
+    await db.authAttempt.updateMany({ where: { email }, data: { createdAt: new Date(Date.now() - 16 * 60 * 1000) } });
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true });
+  });
+});
+
+describe("signing up", () => {
+  it("says plainly that an email is taken", async () => {
+    const email = unique("taken");
+    await signUp(email, PASSWORD, uniqueIp());
+    expect(await signUp(email, PASSWORD, uniqueIp())).toEqual({
+      ok: false,
+      field: "email",
+      error: "An account with this email already exists. Sign in instead.",
+    });
+  });
+
+  it("allows five sign-ups an hour from one IP and refuses the sixth", async () => {
+    const ip = uniqueIp();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let i = 0; i < 5; i++) expect(await signUp(unique("batch"), PASSWORD, ip)).toMatchObject({ ok: true });
+    const sixth = await signUp(unique("batch"), PASSWORD, ip);
+    expect(sixth.ok).toBe(false);
+    expect(!sixth.ok && sixth.error).toMatch(/Too many sign-ups from your network\. Try again at/);
+  });
+});

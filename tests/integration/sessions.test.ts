@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { signUp } from "@/lib/auth/accounts";
+import {
+  createSession,
+  deleteSessionByToken,
+  endOtherSessions,
+  endSession,
+  listSessions,
+  readSession,
+} from "@/lib/auth/session-store";
+import { db } from "@/lib/db";
+
+const DAY = 24 * 60 * 60 * 1000;
+let counter = 0;
+
+async function newUser() {
+  const email = `session-${Date.now()}-${counter++}@example.com`;
+  const result = await signUp(email, "a long enough password", `203.0.113.${counter}`);
+  if (!result.ok) throw new Error(result.error);
+  return result.userId;
+}
+
+describe("server-side sessions", () => {
+  it("mint an opaque 32-byte token and record IP and browser", async () => {
+    const userId = await newUser();
+    const session = await createSession(userId, "203.0.113.7", "Mozilla/5.0 Chrome/156.0");
+    expect(Buffer.from(session.sessionToken, "base64url")).toHaveLength(32);
+    expect(session.sessionToken).not.toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+    expect(session).toMatchObject({ ip: "203.0.113.7", userAgent: "Mozilla/5.0 Chrome/156.0" });
+    expect(await readSession(session.sessionToken)).toMatchObject({ id: session.id, userId });
+  });
+
+  it("are gone after sign-out", async () => {
+    const session = await createSession(await newUser(), "203.0.113.8", null);
+    await deleteSessionByToken(session.sessionToken);
+    expect(await readSession(session.sessionToken)).toBeNull();
+  });
+
+  it("end 30 days after sign-in even when used every day", async () => {
+    const start = new Date();
+    const session = await createSession(await newUser(), "203.0.113.9", null, start);
+    for (let day = 1; day < 30; day++) {
+      expect(await readSession(session.sessionToken, new Date(start.getTime() + day * DAY))).not.toBeNull();
+    }
+    expect(await readSession(session.sessionToken, new Date(start.getTime() + 30 * DAY + 1000))).toBeNull();
+    expect(await db.session.count({ where: { id: session.id } })).toBe(0);
+  });
+
+  it("end after 7 idle days", async () => {
+    const start = new Date();
+    const session = await createSession(await newUser(), "203.0.113.10", null, start);
+    expect(await readSession(session.sessionToken, new Date(start.getTime() + 6 * DAY))).not.toBeNull();
+    expect(await readSession(session.sessionToken, new Date(start.getTime() + 13 * DAY + 1000))).toBeNull();
+  });
+
+  it("record last seen at most once a minute", async () => {
+    const start = new Date();
+    const session = await createSession(await newUser(), "203.0.113.11", null, start);
+    await readSession(session.sessionToken, new Date(start.getTime() + 30_000));
+    expect((await db.session.findUniqueOrThrow({ where: { id: session.id } })).lastSeenAt).toEqual(start);
+    const later = new Date(start.getTime() + 90_000);
+    await readSession(session.sessionToken, later);
+    expect((await db.session.findUniqueOrThrow({ where: { id: session.id } })).lastSeenAt).toEqual(later);
+  });
+
+  it("can be ended one by one or all but the current, and only by their owner", async () => {
+    const owner = await newUser();
+    const stranger = await newUser();
+    const current = await createSession(owner, "203.0.113.12", null);
+    const laptop = await createSession(owner, "203.0.113.13", null);
+    const phone = await createSession(owner, "203.0.113.14", null);
+
+    expect(await endSession(stranger, laptop.id)).toBe(false);
+    expect(await readSession(laptop.sessionToken)).not.toBeNull();
+    expect(await endSession(owner, laptop.id)).toBe(true);
+    expect(await readSession(laptop.sessionToken)).toBeNull();
+
+    expect(await endOtherSessions(owner, current.id)).toBe(1);
+    expect(await readSession(phone.sessionToken)).toBeNull();
+    expect((await listSessions(owner)).map((s) => s.id)).toEqual([current.id]);
+  });
+
+  it("refuse tokens that are not ours", async () => {
+    expect(await readSession(undefined)).toBeNull();
+    expect(await readSession("x".repeat(500))).toBeNull();
+    expect(await readSession("not-a-token")).toBeNull();
+  });
+});

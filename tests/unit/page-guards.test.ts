@@ -1,0 +1,51 @@
+// Every page and route handler either calls the session guard or is one of
+// the public pages listed here, which rely on proxy.ts alone to refuse keys.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const appDir = path.resolve(import.meta.dirname, "..", "..", "app");
+const GUARDS = /requirePageSession|requireActionSession|requireApiSession|refuseApiKey/;
+
+const PUBLIC_WITHOUT_GUARD = [
+  "(auth)/sign-in/page.tsx",
+  "(auth)/sign-up/page.tsx",
+  "(docs)/docs/page.tsx",
+  "(marketing)/page.tsx",
+  "healthz/route.ts",
+].sort();
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : [full];
+  });
+}
+
+const entries = files(appDir)
+  .map((file) => path.relative(appDir, file))
+  .filter((file) => /(^|\/)(page\.tsx|route\.ts|actions\.ts)$/.test(file))
+  .filter((file) => !/^api\/v1(beta)?\//.test(file));
+
+describe("the session guard's coverage", () => {
+  it("finds the pages, handlers and actions to check", () => {
+    expect(entries.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("leaves only the listed public pages to the proxy", () => {
+    const unguarded = entries.filter((file) => !GUARDS.test(readFileSync(path.join(appDir, file), "utf8")));
+    // The sign-up action is public too, but checks for a key itself.
+    expect(unguarded.filter((file) => file !== "(auth)/actions.ts").sort()).toEqual(PUBLIC_WITHOUT_GUARD);
+    expect(readFileSync(path.join(appDir, "(auth)/actions.ts"), "utf8")).toMatch(/carriesApiKey/);
+  });
+
+  it("has every server action module check the session or the key", () => {
+    for (const file of entries.filter((f) => f.endsWith("actions.ts"))) {
+      const source = readFileSync(path.join(appDir, file), "utf8");
+      const exported = [...source.matchAll(/export async function (\w+)/g)].map((m) => m[1]);
+      const guarded = source.split("export async function").slice(1);
+      expect(guarded.length).toBe(exported.length);
+      for (const body of guarded) expect(body).toMatch(/requireActionSession\(\)|carriesApiKey\(/);
+    }
+  });
+});

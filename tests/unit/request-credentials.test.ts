@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { carriesApiKey } from "@/lib/auth/api-key-headers";
+import { clientIp, PEER_IP_HEADER } from "@/lib/auth/client-ip";
+
+describe("carriesApiKey", () => {
+  it.each([
+    [{ "x-api-key": "sk_dev_x" }],
+    [{ "X-API-KEY": "" }],
+    [{ authorization: "Bearer sk_prod_x" }],
+    [{ authorization: "bearer anything" }],
+    [{ authorization: "  BEARER token" }],
+  ])("sees a key in %o", (headers) => expect(carriesApiKey(new Headers(headers))).toBe(true));
+
+  it.each([
+    [{}],
+    [{ authorization: "Basic dXNlcjpwYXNz" }],
+    [{ cookie: "keyport.session=abc" }],
+    [{ authorization: "Bearerish" }],
+  ])("sees none in %o", (headers) => expect(carriesApiKey(new Headers(headers))).toBe(false));
+});
+
+describe("clientIp", () => {
+  const headers = (xff?: string) =>
+    new Headers({ [PEER_IP_HEADER]: "10.0.0.2", ...(xff === undefined ? {} : { "x-forwarded-for": xff }) });
+
+  it("uses the socket's peer and ignores X-Forwarded-For without TRUST_PROXY", () => {
+    expect(clientIp(headers("203.0.113.9"), 0)).toBe("10.0.0.2");
+  });
+
+  it("takes the entry appended by our own proxy when one is trusted, so a forged left part is ignored", () => {
+    expect(clientIp(headers("6.6.6.6, 203.0.113.9"), 1)).toBe("203.0.113.9");
+    expect(clientIp(headers("6.6.6.6, 203.0.113.9, 10.0.0.9"), 2)).toBe("203.0.113.9");
+    expect(clientIp(headers("203.0.113.9"), 3)).toBe("203.0.113.9");
+  });
+
+  it("falls back to the peer when a trusted proxy sent no X-Forwarded-For", () => {
+    expect(clientIp(headers(), 1)).toBe("10.0.0.2");
+    expect(clientIp(new Headers(), 0)).toBe("unknown");
+  });
+});
