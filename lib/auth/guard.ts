@@ -1,9 +1,11 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
+import type { Actor } from "../audit";
 import { getEnv } from "../env";
 import { errorResponse } from "../errors/error-response";
 import { carriesApiKey } from "./api-key-headers";
+import { clientIp } from "./client-ip";
 import { sessionCookieName } from "./cookies";
 import { readSession, type ActiveSession } from "./session-store";
 
@@ -61,4 +63,14 @@ export function refuseApiKey(requestHeaders: Headers): Response | null {
 export async function optionalSession(): Promise<ActiveSession | null> {
   if (carriesApiKey(await headers())) return null;
   return sessionFromCookies();
+}
+
+/** The signed-in user as the author of a change, with the request's IP and browser. */
+export async function actorFor(session: ActiveSession): Promise<Actor> {
+  const requestHeaders = await headers();
+  return {
+    userId: session.userId,
+    ip: clientIp(requestHeaders, getEnv().TRUST_PROXY),
+    userAgent: requestHeaders.get("user-agent"),
+  };
 }

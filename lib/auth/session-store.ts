@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { recordAudit } from "../audit";
 import { db } from "../db";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "./limits";
 
@@ -21,17 +22,22 @@ export function newSessionToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
+/** Creates the session row at sign-in, with its activity-log entry in the same transaction. */
 export async function createSession(userId: string, ip: string, userAgent: string | null, now = new Date()) {
-  return db.session.create({
-    data: {
-      sessionToken: newSessionToken(),
-      userId,
-      ip,
-      userAgent: userAgent?.slice(0, 512) ?? null,
-      createdAt: now,
-      lastSeenAt: now,
-      expires: new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS),
-    },
+  return db.$transaction(async (tx) => {
+    const session = await tx.session.create({
+      data: {
+        sessionToken: newSessionToken(),
+        userId,
+        ip,
+        userAgent: userAgent?.slice(0, 512) ?? null,
+        createdAt: now,
+        lastSeenAt: now,
+        expires: new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS),
+      },
+    });
+    await recordAudit(tx, { userId, ip, userAgent }, "auth.sign_in", null);
+    return session;
   });
 }
 

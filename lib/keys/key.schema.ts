@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { KEY_ENVIRONMENTS } from "./format";
+
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
+
+export const labelSchema = z
+  .string({ error: "Give the key a label." })
+  .trim()
+  .min(1, "Give the key a label.")
+  .max(64, "Use at most 64 characters for the label.")
+  .refine((label) => !CONTROL_CHARACTERS.test(label), "The label cannot contain control characters.");
+
+export const keyIdSchema = z.string().regex(/^key_[0-9A-Za-z]{16}$/, "That key id is not valid.");
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_EXPIRY_DAYS = 5 * 366;
+
+export const createKeySchema = z
+  .object({
+    label: labelSchema,
+    environment: z.enum(KEY_ENVIRONMENTS, { error: "Choose Development or Production." }),
+    expiry: z.enum(["never", "30", "90", "date"], { error: "Choose when the key expires." }),
+    expiryDate: z.string().optional(),
+  })
+  .transform((input, ctx) => {
+    let expiresAt: Date | null = null;
+    if (input.expiry === "30" || input.expiry === "90") {
+      expiresAt = new Date(Date.now() + Number(input.expiry) * DAY_MS);
+    } else if (input.expiry === "date") {
+      const match = /^\d{4}-\d{2}-\d{2}$/.exec(input.expiryDate ?? "");
+      // The key works through the whole chosen day (UTC).
+      const date = match ? new Date(`${input.expiryDate}T23:59:59.999Z`) : null;
+      if (!date || Number.isNaN(date.getTime())) {
+        ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "Pick an expiry date." });
+        return z.NEVER;
+      }
+      if (date.getTime() <= Date.now()) {
+        ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "The expiry date must be in the future." });
+        return z.NEVER;
+      }
+      if (date.getTime() > Date.now() + MAX_EXPIRY_DAYS * DAY_MS) {
+        ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "Pick a date within five years." });
+        return z.NEVER;
+      }
+      expiresAt = date;
+    }
+    return { label: input.label, environment: input.environment, expiresAt };
+  });
+
+export const renameKeySchema = z.object({ keyId: keyIdSchema, label: labelSchema });
+
+export const GRACE_PERIODS = { now: 0, "1h": 60 * 60 * 1000, "24h": DAY_MS, "7d": 7 * DAY_MS } as const;
+export type GracePeriod = keyof typeof GRACE_PERIODS;
+
+export const rotateKeySchema = z.object({
+  keyId: keyIdSchema,
+  grace: z.enum(Object.keys(GRACE_PERIODS) as [GracePeriod, ...GracePeriod[]], {
+    error: "Choose when the old key stops working.",
+  }),
+});
+
+export const revokeKeySchema = z.object({
+  keyId: keyIdSchema,
+  reason: z
+    .string()
+    .trim()
+    .max(200, "Keep the reason under 200 characters.")
+    .refine((reason) => !CONTROL_CHARACTERS.test(reason), "The reason cannot contain control characters.")
+    .optional()
+    .transform((reason) => (reason ? reason : null)),
+});
+
+export const keyActionSchema = z.object({ keyId: keyIdSchema });

@@ -1,0 +1,210 @@
+import "server-only";
+import { recordAudit, type Actor } from "../audit";
+import { db, type Db } from "../db";
+import { log } from "../log";
+import { keyDigest } from "./digest";
+import { KEY_NOT_FOUND, KeyActionError } from "./errors";
+import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
+import { GRACE_PERIODS, type GracePeriod } from "./key.schema";
+import { keyStatus, statusWhere } from "./status";
+import { keyViewSelect, toKeyView, type KeyView } from "./views";
+
+// Every change to a key: each one checks that the key belongs to the actor,
+// and writes its activity row in the same transaction as the change.
+
+export const ACTIVE_KEY_CAP = 100;
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+export interface IssuedKey {
+  key: KeyView;
+  /** The full secret: returned once, stored nowhere. */
+  secret: string;
+}
+
+async function lockUserKeys(tx: Tx, userId: string, now: Date) {
+  // A write to the user's row first: on PostgreSQL its row lock makes this
+  // user's concurrent key transactions take turns (SQLite has one writer anyway).
+  await tx.user.update({ where: { id: userId }, data: { keysChangedAt: now } });
+}
+
+async function findOwnedKey(tx: Tx, userId: string, publicId: string) {
+  const key = await tx.apiKey.findFirst({ where: { publicId, userId } });
+  if (!key) throw new KeyActionError(KEY_NOT_FOUND);
+  return key;
+}
+
+async function insertKey(
+  tx: Tx,
+  userId: string,
+  input: { label: string; environment: KeyEnvironment; expiresAt: Date | null },
+  now: Date,
+) {
+  const secret = generateApiKey(input.environment);
+  const row = await tx.apiKey.create({
+    data: {
+      publicId: newKeyId(),
+      userId,
+      environment: input.environment,
+      label: input.label,
+      digest: keyDigest(secret),
+      displayFragment: displayFragment(secret),
+      expiresAt: input.expiresAt,
+      createdAt: now,
+    },
+    select: { id: true, ...keyViewSelect },
+  });
+  return { row, secret };
+}
+
+export async function createKey(
+  actor: Actor,
+  input: { label: string; environment: KeyEnvironment; expiresAt: Date | null },
+  now = new Date(),
+): Promise<IssuedKey> {
+  const issued = await db.$transaction(async (tx) => {
+    await lockUserKeys(tx, actor.userId, now);
+    const active = await tx.apiKey.count({ where: { userId: actor.userId, ...statusWhere("active", now) } });
+    if (active >= ACTIVE_KEY_CAP) {
+      throw new KeyActionError(
+        `You already have ${ACTIVE_KEY_CAP} active keys, the most allowed. Revoke a key you no longer use, then create this one.`,
+      );
+    }
+    const { row, secret } = await insertKey(tx, actor.userId, input, now);
+    await recordAudit(tx, actor, "key.created", row.publicId, { environment: input.environment, label: input.label });
+    return { key: toKeyView(row, now), secret };
+  });
+  log.info("key.created", { user_id: actor.userId, key_id: issued.key.id, environment: issued.key.environment });
+  return issued;
+}
+
+export async function renameKey(actor: Actor, publicId: string, label: string): Promise<KeyView> {
+  return db.$transaction(async (tx) => {
+    const key = await findOwnedKey(tx, actor.userId, publicId);
+    const row = await tx.apiKey.update({ where: { id: key.id }, data: { label }, select: keyViewSelect });
+    await recordAudit(tx, actor, "key.renamed", publicId, { from: key.label, to: label });
+    return toKeyView(row);
+  });
+}
+
+function refuseUnlessActive(
+  key: { revokedAt: Date | null; expiresAt: Date | null; successorId: string | null },
+  now: Date,
+  verb: string,
+) {
+  const status = keyStatus(key, now);
+  if (status === "revoked") throw new KeyActionError(`This key is revoked and cannot be ${verb}.`);
+  if (status === "expired") throw new KeyActionError(`This key has expired and cannot be ${verb}.`);
+  if (status === "expiring") {
+    throw new KeyActionError(`This key was already rotated and cannot be ${verb}: use its replacement.`);
+  }
+}
+
+/**
+ * Replaces a key with a new one of the same label, environment and expiry.
+ * The old key keeps working for the grace period (never past its own expiry).
+ * Two rotations of one key at once: exactly one succeeds.
+ */
+export async function rotateKey(
+  actor: Actor,
+  publicId: string,
+  grace: GracePeriod,
+  now = new Date(),
+): Promise<IssuedKey> {
+  const issued = await db.$transaction(async (tx) => {
+    await lockUserKeys(tx, actor.userId, now);
+    const old = await findOwnedKey(tx, actor.userId, publicId);
+    refuseUnlessActive(old, now, "rotated");
+    const { row, secret } = await insertKey(
+      tx,
+      actor.userId,
+      { label: old.label, environment: old.environment as KeyEnvironment, expiresAt: old.expiresAt },
+      now,
+    );
+    const graceEnd = new Date(now.getTime() + GRACE_PERIODS[grace]);
+    const oldExpiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+    // Conditional on "no successor yet": a concurrent rotation that got here
+    // first makes this update match nothing, and this transaction rolls back.
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: old.id, successorId: null, revokedAt: null },
+      data: { successorId: row.id, expiresAt: oldExpiresAt },
+    });
+    if (count !== 1)
+      throw new KeyActionError("This key was already rotated and cannot be rotated: use its replacement.");
+    await recordAudit(tx, actor, "key.rotated", publicId, {
+      replacement: row.publicId,
+      old_key_stops_at: oldExpiresAt.toISOString(),
+      grace,
+    });
+    return { key: toKeyView(row, now), secret };
+  });
+  log.info("key.rotated", { user_id: actor.userId, key_id: publicId, replacement_key_id: issued.key.id, grace });
+  return issued;
+}
+
+/** Switches a key off for good; the very next API request with it fails. */
+export async function revokeKey(
+  actor: Actor,
+  publicId: string,
+  reason: string | null,
+  now = new Date(),
+): Promise<KeyView> {
+  const view = await db.$transaction(async (tx) => {
+    const key = await findOwnedKey(tx, actor.userId, publicId);
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: key.id, revokedAt: null },
+      data: { revokedAt: now, revokedReason: reason },
+    });
+    if (count !== 1) throw new KeyActionError("This key is already revoked.");
+    await recordAudit(tx, actor, "key.revoked", publicId, reason ? { reason } : undefined);
+    return toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
+  });
+  log.info("key.revoked", { user_id: actor.userId, key_id: publicId });
+  return view;
+}
+
+export interface LeakOutcome {
+  revoked: KeyView;
+  /** The new key, when one was made; null when the leaked key already had a replacement. */
+  replacement: IssuedKey | null;
+  existingReplacementId: string | null;
+}
+
+/**
+ * The emergency: revoke the key at once, with no grace, and issue its
+ * replacement. A key already in a rotation's grace period is revoked, and its
+ * existing replacement stands.
+ */
+export async function reportLeak(actor: Actor, publicId: string, now = new Date()): Promise<LeakOutcome> {
+  const outcome = await db.$transaction(async (tx) => {
+    await lockUserKeys(tx, actor.userId, now);
+    const key = await findOwnedKey(tx, actor.userId, publicId);
+    const status = keyStatus(key, now);
+    if (status === "revoked") throw new KeyActionError("This key is already revoked: it no longer works.");
+    if (status === "expired")
+      throw new KeyActionError("This key has expired: it no longer works, so it cannot be used by anyone.");
+
+    let replacement: IssuedKey | null = null;
+    let successorId = key.successorId;
+    if (!successorId) {
+      const { row, secret } = await insertKey(
+        tx,
+        actor.userId,
+        { label: key.label, environment: key.environment as KeyEnvironment, expiresAt: key.expiresAt },
+        now,
+      );
+      replacement = { key: toKeyView(row, now), secret };
+      successorId = row.id;
+    }
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: key.id, revokedAt: null },
+      data: { revokedAt: now, revokedReason: "leaked", successorId },
+    });
+    if (count !== 1) throw new KeyActionError("This key is already revoked: it no longer works.");
+    const revoked = toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
+    await recordAudit(tx, actor, "key.leaked", publicId, { replacement: revoked.successorId });
+    return { revoked, replacement, existingReplacementId: replacement ? null : revoked.successorId };
+  });
+  log.warn("key.leaked", { user_id: actor.userId, key_id: publicId, replacement_key_id: outcome.revoked.successorId });
+  return outcome;
+}

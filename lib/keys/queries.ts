@@ -1,0 +1,78 @@
+import "server-only";
+import { db } from "../db";
+import type { KeyEnvironment } from "./format";
+import { statusWhere, type KeyStatus } from "./status";
+import { keyViewSelect, toKeyView, type KeyView } from "./views";
+
+export const KEYS_PAGE_SIZE = 25;
+export const ACTIVITY_PAGE_SIZE = 50;
+
+export interface KeyFilter {
+  environment?: KeyEnvironment | undefined;
+  status?: KeyStatus | undefined;
+  page?: number | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  page: number;
+  pageCount: number;
+  total: number;
+}
+
+/** One page of the user's keys, newest first. Always scoped to userId. */
+export async function listKeys(userId: string, filter: KeyFilter = {}, now = new Date()): Promise<Page<KeyView>> {
+  const where = {
+    userId,
+    ...(filter.environment ? { environment: filter.environment } : {}),
+    ...(filter.status ? statusWhere(filter.status, now) : {}),
+  };
+  const total = await db.apiKey.count({ where });
+  const pageCount = Math.max(1, Math.ceil(total / KEYS_PAGE_SIZE));
+  const page = Math.min(Math.max(1, filter.page ?? 1), pageCount);
+  const rows = await db.apiKey.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (page - 1) * KEYS_PAGE_SIZE,
+    take: KEYS_PAGE_SIZE,
+    select: keyViewSelect,
+  });
+  return { items: rows.map((row) => toKeyView(row, now)), page, pageCount, total };
+}
+
+export interface ActivityEntry {
+  id: string;
+  action: string;
+  keyId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
+/** The user's activity log, newest first, optionally for one key. */
+export async function listActivity(
+  userId: string,
+  options: { keyId?: string | undefined; page?: number | undefined } = {},
+) {
+  const where = { userId, ...(options.keyId ? { keyId: options.keyId } : {}) };
+  const total = await db.auditEvent.count({ where });
+  const pageCount = Math.max(1, Math.ceil(total / ACTIVITY_PAGE_SIZE));
+  const page = Math.min(Math.max(1, options.page ?? 1), pageCount);
+  const rows = await db.auditEvent.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (page - 1) * ACTIVITY_PAGE_SIZE,
+    take: ACTIVITY_PAGE_SIZE,
+  });
+  const items: ActivityEntry[] = rows.map((row) => ({
+    id: row.id,
+    action: row.action,
+    keyId: row.keyId,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+    createdAt: row.createdAt,
+  }));
+  return { items, page, pageCount, total } satisfies Page<ActivityEntry>;
+}

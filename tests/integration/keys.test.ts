@@ -1,0 +1,279 @@
+import { describe, expect, it } from "vitest";
+import type { Actor } from "@/lib/audit";
+import { signUp } from "@/lib/auth/accounts";
+import { db } from "@/lib/db";
+import { keyDigest } from "@/lib/keys/digest";
+import { KeyActionError } from "@/lib/keys/errors";
+import { API_KEY_PATTERN } from "@/lib/keys/format";
+import { createKeySchema, type GracePeriod } from "@/lib/keys/key.schema";
+import { ACTIVE_KEY_CAP, createKey, renameKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
+import { listActivity, listKeys } from "@/lib/keys/queries";
+import { verifyApiKey } from "@/lib/keys/verify";
+
+const HOUR = 60 * 60 * 1000;
+let counter = 0;
+
+async function newActor(): Promise<Actor> {
+  const result = await signUp(
+    `keys-${Date.now()}-${counter++}@example.com`,
+    "a long enough password",
+    `keys-${counter}`,
+  );
+  if (!result.ok) throw new Error(result.error);
+  return { userId: result.userId, ip: "192.0.2.10", userAgent: "Vitest" };
+}
+
+const devKey = (label = "billing") => ({ label, environment: "dev" as const, expiresAt: null });
+
+async function auditActions(actor: Actor, keyId?: string) {
+  return (await listActivity(actor.userId, { keyId })).items.map((entry) => entry.action);
+}
+
+describe("creating keys", () => {
+  it("returns the secret once and stores only its digest and fragment, with an audit row", async () => {
+    const actor = await newActor();
+    const { key, secret } = await createKey(actor, { label: "billing", environment: "prod", expiresAt: null });
+    expect(secret).toMatch(API_KEY_PATTERN);
+    expect(secret.startsWith("sk_prod_")).toBe(true);
+    const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } });
+    expect(row.digest).toBe(keyDigest(secret));
+    expect(row.displayFragment).toBe(`sk_prod_${secret.slice(8, 12)}…${secret.slice(-4)}`);
+    expect(key).toMatchObject({ label: "billing", environment: "prod", status: "active", lastUsedAt: null });
+    expect(key).not.toHaveProperty("digest");
+    const [entry] = (await listActivity(actor.userId, { keyId: key.id })).items;
+    expect(entry).toMatchObject({ action: "key.created", keyId: key.id, ip: "192.0.2.10", userAgent: "Vitest" });
+  });
+
+  it("validates labels and expiry choices with a clear message each", () => {
+    const parse = (input: object) =>
+      createKeySchema.safeParse({ label: "ok", environment: "dev", expiry: "never", ...input });
+    const message = (input: object) => {
+      const result = parse(input);
+      return result.success ? null : result.error.issues[0]?.message;
+    };
+    expect(message({ label: "   " })).toBe("Give the key a label.");
+    expect(message({ label: "x".repeat(65) })).toBe("Use at most 64 characters for the label.");
+    expect(message({ label: "bad\u0007label" })).toBe("The label cannot contain control characters.");
+    expect(message({ environment: "staging" })).toBe("Choose Development or Production.");
+    expect(message({ expiry: "date", expiryDate: "2001-01-01" })).toBe("The expiry date must be in the future.");
+    expect(message({ expiry: "date" })).toBe("Pick an expiry date.");
+    expect(parse({ label: "  spaced  " }).data?.label).toBe("spaced");
+    const in30 = parse({ expiry: "30" }).data?.expiresAt?.getTime() ?? 0;
+    expect(Math.abs(in30 - (Date.now() + 30 * 24 * HOUR))).toBeLessThan(5_000);
+  });
+
+  it(`refuses the ${ACTIVE_KEY_CAP + 1}st active key, not counting keys in a rotation's grace period`, async () => {
+    const actor = await newActor();
+    const first = await createKey(actor, devKey("k0"));
+    for (let i = 1; i < ACTIVE_KEY_CAP - 1; i++) await createKey(actor, devKey(`k${i}`));
+    // 99 active. Rotating one leaves 99 active and 1 in its grace period.
+    await rotateKey(actor, first.key.id, "24h");
+    await createKey(actor, devKey("the 100th"));
+    const before = await db.apiKey.count({ where: { userId: actor.userId } });
+    const refused = createKey(actor, devKey("one too many"));
+    await expect(refused).rejects.toThrow(KeyActionError);
+    await expect(refused).rejects.toThrow(/already have 100 active keys/);
+    expect(await db.apiKey.count({ where: { userId: actor.userId } })).toBe(before);
+    expect(await db.auditEvent.count({ where: { userId: actor.userId, action: "key.created" } })).toBe(ACTIVE_KEY_CAP);
+  });
+});
+
+describe("rotating keys", () => {
+  it.each([
+    ["now", 0],
+    ["1h", HOUR],
+    ["24h", 24 * HOUR],
+    ["7d", 7 * 24 * HOUR],
+  ] as [GracePeriod, number][])(
+    "with grace %s keeps the old key working until then, and not after",
+    async (grace, ms) => {
+      const actor = await newActor();
+      const old = await createKey(actor, devKey());
+      const now = new Date();
+      const { key: replacement, secret } = await rotateKey(actor, old.key.id, grace, now);
+      expect(replacement).toMatchObject({ label: "billing", environment: "dev", status: "active" });
+      const oldRow = await db.apiKey.findUniqueOrThrow({ where: { publicId: old.key.id } });
+      expect(oldRow.expiresAt?.getTime()).toBe(now.getTime() + ms);
+
+      if (ms > 0) {
+        expect(await verifyApiKey(old.secret, new Date(now.getTime() + ms - 1000))).toMatchObject({ ok: true });
+        const list = await listKeys(actor.userId, {}, new Date(now.getTime() + 1000));
+        expect(list.items.find((k) => k.id === old.key.id)).toMatchObject({
+          status: "expiring",
+          successorId: replacement.id,
+        });
+      }
+      expect(await verifyApiKey(old.secret, new Date(now.getTime() + ms + 1000))).toEqual({
+        ok: false,
+        reason: "expired",
+      });
+      expect(await verifyApiKey(secret, new Date(now.getTime() + ms + 1000))).toMatchObject({ ok: true });
+      const [entry] = (await listActivity(actor.userId, { keyId: old.key.id })).items;
+      expect(entry).toMatchObject({ action: "key.rotated", details: { replacement: replacement.id, grace } });
+    },
+  );
+
+  it("never lets the old key outlive its own expiry, and gives the new key the same expiry", async () => {
+    const actor = await newActor();
+    const expiresAt = new Date(Date.now() + HOUR / 2);
+    const old = await createKey(actor, { label: "short", environment: "prod", expiresAt });
+    const { key } = await rotateKey(actor, old.key.id, "7d");
+    expect((await db.apiKey.findUniqueOrThrow({ where: { publicId: old.key.id } })).expiresAt).toEqual(expiresAt);
+    expect(key.expiresAt).toEqual(expiresAt);
+    expect(key.environment).toBe("prod");
+  });
+
+  it("refuses a key that was rotated, revoked or has expired, changing nothing", async () => {
+    const actor = await newActor();
+    const rotated = await createKey(actor, devKey());
+    await rotateKey(actor, rotated.key.id, "1h");
+    await expect(rotateKey(actor, rotated.key.id, "1h")).rejects.toThrow(/already rotated/);
+
+    const revoked = await createKey(actor, devKey());
+    await revokeKey(actor, revoked.key.id, null);
+    await expect(rotateKey(actor, revoked.key.id, "1h")).rejects.toThrow(/revoked and cannot be rotated/);
+
+    const expired = await createKey(actor, { ...devKey(), expiresAt: new Date(Date.now() + 1000) });
+    await expect(rotateKey(actor, expired.key.id, "1h", new Date(Date.now() + 5000))).rejects.toThrow(/expired/);
+    expect((await auditActions(actor)).filter((a) => a === "key.rotated")).toHaveLength(1);
+  });
+
+  it("50 concurrent rotations of one key give exactly one successor and 49 clear refusals", async () => {
+    const actor = await newActor();
+    const { key } = await createKey(actor, devKey());
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => rotateKey(actor, key.id, "1h")));
+    const fulfilled = results.filter((r) => r.status === "fulfilled");
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(fulfilled).toHaveLength(1);
+    expect(rejected).toHaveLength(49);
+    for (const r of rejected) {
+      expect(r.reason).toBeInstanceOf(KeyActionError);
+      expect((r.reason as Error).message).toMatch(/already rotated/);
+    }
+    expect(await db.apiKey.count({ where: { userId: actor.userId } })).toBe(2);
+    expect((await auditActions(actor)).filter((a) => a === "key.rotated")).toHaveLength(1);
+  });
+});
+
+describe("revoking and leaks", () => {
+  it("revokes at once with an optional reason, and refuses a second time", async () => {
+    const actor = await newActor();
+    const { key, secret } = await createKey(actor, devKey());
+    expect(await verifyApiKey(secret)).toMatchObject({ ok: true });
+    const revoked = await revokeKey(actor, key.id, "no longer used");
+    expect(revoked).toMatchObject({ status: "revoked", revokedReason: "no longer used" });
+    expect(await verifyApiKey(secret)).toEqual({ ok: false, reason: "revoked" });
+    await expect(revokeKey(actor, key.id, null)).rejects.toThrow("This key is already revoked.");
+    expect(await auditActions(actor, key.id)).toEqual(["key.revoked", "key.created"]);
+  });
+
+  it("'this key leaked' revokes with no grace and issues a replacement", async () => {
+    const actor = await newActor();
+    const { key, secret } = await createKey(actor, { label: "prod api", environment: "prod", expiresAt: null });
+    const outcome = await reportLeak(actor, key.id);
+    expect(outcome.revoked).toMatchObject({ status: "revoked", revokedReason: "leaked" });
+    expect(outcome.replacement?.secret).toMatch(/^sk_prod_/);
+    expect(outcome.revoked.successorId).toBe(outcome.replacement?.key.id);
+    expect(await verifyApiKey(secret)).toEqual({ ok: false, reason: "revoked" });
+    expect(await verifyApiKey(outcome.replacement!.secret)).toMatchObject({ ok: true });
+    expect(await auditActions(actor, key.id)).toEqual(["key.leaked", "key.created"]);
+  });
+
+  it("a leak during a rotation's grace period revokes the old key and keeps the existing replacement", async () => {
+    const actor = await newActor();
+    const { key, secret } = await createKey(actor, devKey());
+    const rotated = await rotateKey(actor, key.id, "7d");
+    const outcome = await reportLeak(actor, key.id);
+    expect(outcome.replacement).toBeNull();
+    expect(outcome.existingReplacementId).toBe(rotated.key.id);
+    expect(await verifyApiKey(secret)).toEqual({ ok: false, reason: "revoked" });
+    expect(await verifyApiKey(rotated.secret)).toMatchObject({ ok: true });
+  });
+});
+
+describe("ownership", () => {
+  it("refuses another user's key id on every action, with 'not found', and changes and records nothing", async () => {
+    const owner = await newActor();
+    const intruder = await newActor();
+    const { key, secret } = await createKey(owner, devKey("owner's"));
+    const attempts = [
+      () => renameKey(intruder, key.id, "mine now"),
+      () => rotateKey(intruder, key.id, "now"),
+      () => revokeKey(intruder, key.id, null),
+      () => reportLeak(intruder, key.id),
+    ];
+    for (const attempt of attempts) await expect(attempt()).rejects.toThrow("That key was not found.");
+    expect(await verifyApiKey(secret)).toMatchObject({ ok: true });
+    expect(await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } })).toMatchObject({
+      label: "owner's",
+      revokedAt: null,
+      successorId: null,
+    });
+    expect(await auditActions(intruder)).toEqual([]);
+    expect((await listKeys(intruder.userId)).total).toBe(0);
+  });
+
+  it("renames in place and records both labels", async () => {
+    const actor = await newActor();
+    const { key } = await createKey(actor, devKey("old name"));
+    expect(await renameKey(actor, key.id, "new name")).toMatchObject({ label: "new name" });
+    const [entry] = (await listActivity(actor.userId, { keyId: key.id })).items;
+    expect(entry).toMatchObject({ action: "key.renamed", details: { from: "old name", to: "new name" } });
+  });
+});
+
+describe("listing", () => {
+  it("filters by environment and status, and pages through 1,000 keys", async () => {
+    const actor = await newActor();
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      publicId: `key_${String(i).padStart(16, "0")}`,
+      userId: actor.userId,
+      environment: i % 2 === 0 ? "dev" : "prod",
+      label: `bulk ${i}`,
+      digest: keyDigest(`bulk-${actor.userId}-${i}`),
+      displayFragment: "sk_dev_xxxx…xxxx",
+      createdAt: new Date(Date.now() - i * 1000),
+      revokedAt: i % 10 === 0 ? new Date() : null,
+    }));
+    await db.apiKey.createMany({ data: rows });
+    const all = await listKeys(actor.userId, { page: 1 });
+    expect(all).toMatchObject({ total: 1000, pageCount: 40, page: 1 });
+    expect(all.items[0]?.label).toBe("bulk 0");
+    const last = await listKeys(actor.userId, { page: 40 });
+    expect(last.items.at(-1)?.label).toBe("bulk 999");
+    expect((await listKeys(actor.userId, { environment: "prod" })).total).toBe(500);
+    expect((await listKeys(actor.userId, { status: "revoked" })).total).toBe(100);
+    expect((await listKeys(actor.userId, { status: "active", environment: "dev" })).total).toBe(400);
+    expect((await listKeys(actor.userId, { page: 999 })).page).toBe(40);
+  });
+});
+
+describe("storage", () => {
+  it("keeps no full key in any column of any table", async () => {
+    const actor = await newActor();
+    const secrets = [
+      (await createKey(actor, devKey())).secret,
+      (await createKey(actor, { label: "p", environment: "prod", expiresAt: null })).secret,
+    ];
+    const rotated = await createKey(actor, devKey());
+    secrets.push(rotated.secret, (await rotateKey(actor, rotated.key.id, "1h")).secret);
+    const leaked = await createKey(actor, devKey());
+    secrets.push(leaked.secret, (await reportLeak(actor, leaked.key.id)).replacement!.secret);
+
+    const dump = JSON.stringify(
+      await Promise.all([
+        db.user.findMany(),
+        db.account.findMany(),
+        db.session.findMany(),
+        db.verificationToken.findMany(),
+        db.authAttempt.findMany(),
+        db.apiKey.findMany(),
+        db.auditEvent.findMany(),
+      ]),
+    );
+    for (const secret of secrets) {
+      expect(dump).not.toContain(secret);
+      expect(dump).not.toContain(secret.slice(-30, -6)); // no long run of its random part either
+    }
+  });
+});
