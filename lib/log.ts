@@ -11,7 +11,8 @@ function write(level: "info" | "warn" | "error", event: string, fields: Fields) 
     safe[name] = SECRET_FIELD.test(name) ? "[redacted]" : value;
   }
   const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...safe });
-  if (level === "error") console.error(line);
+  // The admin CLI keeps stdout for its own output.
+  if (level === "error" || process.env.KEYPORT_LOG_TO_STDERR === "1") console.error(line);
   else if (level === "warn") console.warn(line);
   else console.log(line);
 }

@@ -23,7 +23,11 @@ export function Dialog({ open, onClose, title, description, children }: DialogPr
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // Start in the first field, not on the close button.
+      dialog.querySelector<HTMLElement>("[data-autofocus], input:not([type=hidden]), select, textarea")?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 

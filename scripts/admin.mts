@@ -1,0 +1,26 @@
+// Keyport's operator command line: npm run -s admin -- <command> [options]
+// Output is machine-readable; secrets never come from the command line (shell
+// history and the process list keep it), only from standard input.
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+// The same env files Next reads, so the CLI finds the same database.
+for (const file of [".env.local", ".env.development.local", ".env"]) {
+  const full = path.join(root, file);
+  if (existsSync(full)) process.loadEnvFile(full);
+}
+// The CLI signs no cookies, so it does not need the app's AUTH_SECRET; a
+// throw-away value satisfies the shared environment check.
+process.env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
+process.env.KEYPORT_LOG_TO_STDERR = "1";
+
+const { runAdmin } = await import("../lib/admin/cli");
+runAdmin(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`admin: ${(error as Error)?.message ?? String(error)}\n`);
+    process.exit(1);
+  },
+);
