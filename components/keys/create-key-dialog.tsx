@@ -6,6 +6,7 @@ import { FormAlert } from "@/components/auth/form-alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
 import { SecretReveal } from "./secret-reveal";
 
 export function CreateKeyDialog() {
@@ -61,23 +62,18 @@ function CreateKeyForm({ onDone }: { onDone: () => void }) {
           <input type="radio" name="environment" value="prod" /> Production (<code>sk_prod_</code>)
         </label>
       </fieldset>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="expiry" className="text-sm font-medium">
-          Expires
-        </label>
-        <select
-          id="expiry"
-          name="expiry"
-          value={expiry}
-          onChange={(event) => setExpiry(event.target.value)}
-          className="min-h-10 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-        >
-          <option value="never">Never</option>
-          <option value="30">In 30 days</option>
-          <option value="90">In 90 days</option>
-          <option value="date">On a date…</option>
-        </select>
-      </div>
+      <Select
+        label="Expires"
+        name="expiry"
+        value={expiry}
+        onChange={(event) => setExpiry(event.target.value)}
+        options={[
+          ["never", "Never"],
+          ["30", "In 30 days"],
+          ["90", "In 90 days"],
+          ["date", "On a date…"],
+        ]}
+      />
       {expiry === "date" && (
         <Input
           label="Expiry date (UTC)"

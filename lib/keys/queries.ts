@@ -20,6 +20,13 @@ export interface Page<T> {
   total: number;
 }
 
+/** Clamps a requested page into 1..pageCount. */
+function pageOf(total: number, requested: number | undefined, size: number) {
+  const pageCount = Math.max(1, Math.ceil(total / size));
+  const page = Math.min(Math.max(1, requested ?? 1), pageCount);
+  return { page, pageCount, skip: (page - 1) * size, take: size };
+}
+
 /** One page of the user's keys, newest first. Always scoped to userId. */
 export async function listKeys(userId: string, filter: KeyFilter = {}, now = new Date()): Promise<Page<KeyView>> {
   const where = {
@@ -28,13 +35,12 @@ export async function listKeys(userId: string, filter: KeyFilter = {}, now = new
     ...(filter.status ? statusWhere(filter.status, now) : {}),
   };
   const total = await db.apiKey.count({ where });
-  const pageCount = Math.max(1, Math.ceil(total / KEYS_PAGE_SIZE));
-  const page = Math.min(Math.max(1, filter.page ?? 1), pageCount);
+  const { page, pageCount, skip, take } = pageOf(total, filter.page, KEYS_PAGE_SIZE);
   const rows = await db.apiKey.findMany({
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: (page - 1) * KEYS_PAGE_SIZE,
-    take: KEYS_PAGE_SIZE,
+    skip,
+    take,
     select: keyViewSelect,
   });
   return { items: rows.map((row) => toKeyView(row, now)), page, pageCount, total };
@@ -57,14 +63,8 @@ export async function listActivity(
 ) {
   const where = { userId, ...(options.keyId ? { keyId: options.keyId } : {}) };
   const total = await db.auditEvent.count({ where });
-  const pageCount = Math.max(1, Math.ceil(total / ACTIVITY_PAGE_SIZE));
-  const page = Math.min(Math.max(1, options.page ?? 1), pageCount);
-  const rows = await db.auditEvent.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: (page - 1) * ACTIVITY_PAGE_SIZE,
-    take: ACTIVITY_PAGE_SIZE,
-  });
+  const { page, pageCount, skip, take } = pageOf(total, options.page, ACTIVITY_PAGE_SIZE);
+  const rows = await db.auditEvent.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip, take });
   const items: ActivityEntry[] = rows.map((row) => ({
     id: row.id,
     action: row.action,

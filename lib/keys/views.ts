@@ -30,19 +30,13 @@ export const keyViewSelect = {
   successor: { select: { publicId: true } },
 } as const;
 
-interface SelectedKey {
+/** A row read with keyViewSelect. */
+type SelectedKey = Omit<KeyView, "id" | "environment" | "status" | "successorId"> & {
   publicId: string;
-  label: string;
   environment: string;
-  displayFragment: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  revokedReason: string | null;
   successorId: string | null;
   successor: { publicId: string } | null;
-}
+};
 
 export function toKeyView(row: SelectedKey, now = new Date()): KeyView {
   return {

@@ -4,14 +4,12 @@ import { CreateKeyDialog } from "@/components/keys/create-key-dialog";
 import { KeyTable } from "@/components/keys/key-table";
 import { Pagination } from "@/components/pagination";
 import { buttonClasses } from "@/components/ui/button";
+import { Select } from "@/components/ui/select";
 import { requirePageSession } from "@/lib/auth/guard";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
 import { listKeys } from "@/lib/keys/queries";
 
 export const metadata: Metadata = { title: "API keys" };
-
-const selectClass =
-  "min-h-10 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 export default async function DashboardPage({
   searchParams,
@@ -43,28 +41,28 @@ export default async function DashboardPage({
         </div>
       </div>
       <form method="get" className="mt-6 flex flex-wrap items-end gap-3" aria-label="Filter keys">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="env" className="text-sm font-medium">
-            Environment
-          </label>
-          <select id="env" name="env" defaultValue={query.env ?? ""} className={selectClass}>
-            <option value="">All</option>
-            <option value="dev">Development</option>
-            <option value="prod">Production</option>
-          </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="status" className="text-sm font-medium">
-            Status
-          </label>
-          <select id="status" name="status" defaultValue={query.status ?? ""} className={selectClass}>
-            <option value="">All</option>
-            <option value="active">Active</option>
-            <option value="expiring">Expiring after rotation</option>
-            <option value="expired">Expired</option>
-            <option value="revoked">Revoked</option>
-          </select>
-        </div>
+        <Select
+          label="Environment"
+          name="env"
+          defaultValue={query.env ?? ""}
+          options={[
+            ["", "All"],
+            ["dev", "Development"],
+            ["prod", "Production"],
+          ]}
+        />
+        <Select
+          label="Status"
+          name="status"
+          defaultValue={query.status ?? ""}
+          options={[
+            ["", "All"],
+            ["active", "Active"],
+            ["expiring", "Expiring after rotation"],
+            ["expired", "Expired"],
+            ["revoked", "Revoked"],
+          ]}
+        />
         <button type="submit" className={buttonClasses("secondary")}>
           Filter
         </button>
