@@ -35,6 +35,21 @@ const base = z.object({
     }),
   // Sign-ups allowed per client IP per hour (README, "Accounts and sessions").
   SIGN_UP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+  // Public API limits (README, "The public API").
+  RATE_LIMIT_DEV_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  RATE_LIMIT_PROD_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  BODY_LIMIT_JSON_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(1024 * 1024),
+  BODY_LIMIT_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(20 * 1024 * 1024),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
 });

@@ -4,7 +4,13 @@ import { keyDigest } from "./digest";
 import { parseApiKey, type KeyEnvironment } from "./format";
 import { keyStatus } from "./status";
 
-export type VerifiedKey = { id: string; publicId: string; userId: string; environment: KeyEnvironment };
+export type VerifiedKey = {
+  id: string;
+  publicId: string;
+  userId: string;
+  environment: KeyEnvironment;
+  lastUsedAt: Date | null;
+};
 
 export type Verification = { ok: true; key: VerifiedKey } | { ok: false; reason: "invalid" | "revoked" | "expired" };
 
@@ -25,13 +31,24 @@ export async function verifyApiKey(secret: string, now = new Date()): Promise<Ve
       revokedAt: true,
       expiresAt: true,
       successorId: true,
+      lastUsedAt: true,
     },
   });
   if (!row) return { ok: false, reason: "invalid" };
   const status = keyStatus(row, now);
   if (status === "revoked" || status === "expired") return { ok: false, reason: status };
-  return {
-    ok: true,
-    key: { id: row.id, publicId: row.publicId, userId: row.userId, environment: row.environment as KeyEnvironment },
-  };
+  const { id, publicId, userId, lastUsedAt } = row;
+  return { ok: true, key: { id, publicId, userId, environment: row.environment as KeyEnvironment, lastUsedAt } };
+}
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Records use at most once a minute per key, so verifying does not write on every request. */
+export async function recordKeyUse(key: VerifiedKey, ip: string, now = new Date()): Promise<void> {
+  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
+  const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS);
+  await db.apiKey.updateMany({
+    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] },
+    data: { lastUsedAt: now, lastUsedIp: ip },
+  });
 }

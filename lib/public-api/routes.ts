@@ -1,9 +1,12 @@
 // The public API's routes: the only 13 routes that accept an API key (the
-// seed's part 4). The gate decides from this list what may carry a key; the
-// docs, the OpenAPI document and the tests read it too. Handlers and schemas
-// join each entry as the routes are built.
+// seed's part 4). The gate decides from this list what may carry a key and
+// how to read each request; the docs, the OpenAPI document and the tests read
+// it too. This file stays free of server code (the proxy and the static docs
+// import it); the handlers join it in lib/public-api/handlers.ts.
+import { listQuerySchema } from "./schemas";
 
 export type HttpMethod = "GET" | "POST";
+export type BodyKind = "json" | "multipart";
 export type ApiVersion = "v1" | "v1beta";
 
 export interface PublicRoute {
@@ -13,42 +16,68 @@ export interface PublicRoute {
   /** Path shape as the seed writes it, with [param] segments. */
   path: string;
   summary: string;
+  /** The body a POST takes: JSON (1 MiB by default) or a multipart upload (20 MiB). */
+  body?: BodyKind;
+  /** Query parameters, validated before the handler runs. */
+  query?: typeof listQuerySchema;
 }
 
 export const PUBLIC_API_PREFIXES = ["/api/v1", "/api/v1beta"] as const;
 
 export const publicRoutes = [
-  { name: "list_media_models", method: "GET", path: "/api/v1/media_models", summary: "List the media models." },
-  { name: "list_apps", method: "GET", path: "/api/v1/apps", summary: "List the apps." },
+  {
+    name: "list_media_models",
+    method: "GET",
+    path: "/api/v1/media_models",
+    summary: "List the media models.",
+    query: listQuerySchema,
+  },
+  { name: "list_apps", method: "GET", path: "/api/v1/apps", summary: "List the apps.", query: listQuerySchema },
   { name: "get_app", method: "GET", path: "/api/v1/apps/[app]", summary: "Read one app." },
-  { name: "list_models", method: "GET", path: "/api/v1/models", summary: "List the text models." },
+  {
+    name: "list_models",
+    method: "GET",
+    path: "/api/v1/models",
+    summary: "List the text models.",
+    query: listQuerySchema,
+  },
   {
     name: "create_chat_completion",
     method: "POST",
     path: "/api/v1/chat/completions",
     summary: "Create a chat completion.",
+    body: "json",
   },
-  { name: "create_message", method: "POST", path: "/api/v1/messages", summary: "Create a message." },
+  { name: "create_message", method: "POST", path: "/api/v1/messages", summary: "Create a message.", body: "json" },
   {
     name: "generate_content",
     method: "POST",
     path: "/api/v1beta/models/[model]:generateContent",
     summary: "Generate content in one response.",
+    body: "json",
   },
   {
     name: "stream_generate_content",
     method: "POST",
     path: "/api/v1beta/models/[model]:streamGenerateContent",
     summary: "Generate content as a stream.",
+    body: "json",
   },
-  { name: "upload_file", method: "POST", path: "/api/v1/files", summary: "Upload a file." },
-  { name: "create_generation", method: "POST", path: "/api/v1/generations", summary: "Create a generation." },
+  { name: "upload_file", method: "POST", path: "/api/v1/files", summary: "Upload a file.", body: "multipart" },
+  {
+    name: "create_generation",
+    method: "POST",
+    path: "/api/v1/generations",
+    summary: "Create a generation.",
+    body: "json",
+  },
   { name: "get_generation", method: "GET", path: "/api/v1/generations/[id]", summary: "Read a generation." },
   {
     name: "create_app_generation",
     method: "POST",
     path: "/api/v1/apps/[app]/generations",
     summary: "Create a generation with an app.",
+    body: "json",
   },
   {
     name: "get_app_generation",
@@ -57,6 +86,8 @@ export const publicRoutes = [
     summary: "Read a generation of an app.",
   },
 ] as const satisfies readonly PublicRoute[];
+
+export type RouteName = (typeof publicRoutes)[number]["name"];
 
 /** True for every path in the public API's namespace; every other path is internal. */
 export function isPublicApiPath(pathname: string): boolean {
@@ -80,7 +111,16 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+const compiled = publicRoutes.map((route) => ({ route: route as PublicRoute, pattern: pathPattern(route.path) }));
+
 /** The routes whose path shape matches a concrete path (any method). */
 export function routesForPath(pathname: string): PublicRoute[] {
-  return publicRoutes.filter((route) => pathPattern(route.path).test(pathname));
+  return compiled.filter(({ pattern }) => pattern.test(pathname)).map(({ route }) => route);
+}
+
+/** The [param] values of a concrete path, by name, for a route that matches it. */
+export function pathParams(route: PublicRoute, pathname: string): Record<string, string> {
+  const names = [...route.path.matchAll(/\[([a-z]+)\]/g)].map((m) => m[1]!);
+  const values = pathPattern(route.path).exec(pathname)?.slice(1) ?? [];
+  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? "")]));
 }

@@ -52,6 +52,12 @@ test("create, copy, rename, rotate, revoke and report a leaked key, with the act
   await expect(row(page, "dev service")).toContainText(`${devSecret.slice(0, 11)}…${devSecret.slice(-4)}`);
   await expect(row(page, "dev service")).toContainText("Development");
   await expect(row(page, "dev service")).toContainText("Never");
+
+  // The key works on the public API; a browser session does not stand in for it.
+  const models = await page.request.get("/api/v1/models", { headers: { Authorization: `Bearer ${devSecret}` } });
+  expect(models.status()).toBe(200);
+  expect((await models.json()).object).toBe("list");
+  expect((await page.request.get("/api/v1/models")).status()).toBe(401);
   await expect(row(page, "dev service").filter(status(page, "Active"))).toHaveCount(1);
 
   // A production key, marked as such.
@@ -98,6 +104,10 @@ test("create, copy, rename, rotate, revoke and report a leaked key, with the act
   await expect(revoke.getByRole("status")).toContainText("It stopped working just now.");
   await revoke.getByRole("button", { name: "Close" }).click();
   await expect(row(page, "dev renamed").filter(status(page, "Revoked"))).toHaveCount(1);
+  // The very next API call with the revoked key fails.
+  const afterRevoke = await page.request.get("/api/v1/models", { headers: { "X-API-Key": devSecret } });
+  expect(afterRevoke.status()).toBe(401);
+  expect((await afterRevoke.json()).error.code).toBe("revoked_api_key");
 
   // The rotated-in production key leaks.
   const activeProd = prodRows.filter(status(page, "Active"));

@@ -163,3 +163,14 @@ test("an unknown email and a wrong password get the same status and body", async
   expect(unknownEmail).toEqual(wrongPassword);
   expect(decodeURIComponent(wrongPassword.body).replaceAll("+", " ")).toContain("The email or password is not right.");
 });
+
+test("the error docs have an anchor for every code a doc_url can point to", async ({ page, request }) => {
+  const response = await request.get("/api/v1/models");
+  const { error } = (await response.json()) as { error: { doc_url: string } };
+  const anchor = new URL(error.doc_url).hash;
+  await page.goto(`/docs/errors${anchor}`);
+  await expect(page.locator(anchor)).toBeVisible();
+  for (const code of ["missing_api_key", "invalid_api_key", "api_key_not_allowed", "rate_limited", "internal_error"]) {
+    await expect(page.locator(`#${code}`)).toContainText(code);
+  }
+});

@@ -210,6 +210,7 @@ describe("ownership", () => {
       successorId: null,
     });
     expect(await auditActions(intruder)).toEqual([]);
+    expect(await auditActions(owner)).toEqual(["key.created"]);
     expect((await listKeys(intruder.userId)).total).toBe(0);
   });
 

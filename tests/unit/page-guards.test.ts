@@ -10,6 +10,7 @@ const GUARDS = /requirePageSession|requireActionSession|requireApiSession|refuse
 const PUBLIC_WITHOUT_GUARD = [
   "(auth)/sign-in/page.tsx",
   "(auth)/sign-up/page.tsx",
+  "(docs)/docs/errors/page.tsx",
   "(docs)/docs/managing-keys/page.tsx",
   "(docs)/docs/page.tsx",
   "(marketing)/page.tsx",

@@ -1,0 +1,56 @@
+import { ApiError } from "./api-error";
+
+export type BodyKind = "json" | "multipart";
+
+/**
+ * Reads a request body up to `limit` bytes. A Content-Length over the limit is
+ * refused before reading; a body that turns out longer is cut off the moment
+ * it passes the limit, so it is never held whole.
+ */
+export async function readLimitedBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function tooLarge(limit: number) {
+  return new ApiError("payload_too_large", { message: `The request body is larger than the limit of ${limit} bytes.` });
+}
+
+export function requireContentType(request: Request, kind: BodyKind): void {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const expected = kind === "json" ? "application/json" : "multipart/form-data";
+  if (type !== expected) {
+    throw new ApiError("unsupported_media_type", {
+      message: `Send the body as ${expected}${type ? `, not ${type}` : ""}.`,
+    });
+  }
+}
+
+export function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw new ApiError("invalid_request", { message: "The request body is not valid JSON." });
+  }
+}

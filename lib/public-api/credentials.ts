@@ -1,0 +1,50 @@
+import { ApiError } from "./api-error";
+
+export const WWW_AUTHENTICATE = 'Bearer realm="keyport"';
+export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="keyport", error="invalid_token"';
+
+export const invalidKey = () =>
+  new ApiError("invalid_api_key", { headers: { "WWW-Authenticate": WWW_AUTHENTICATE_INVALID } });
+
+/**
+ * The key a request presents: `Authorization: Bearer <key>` (scheme in any
+ * case) or `X-API-Key: <key>`. Both with the same key is fine; two different
+ * values are refused rather than guessed between. Another scheme (Basic, ...)
+ * is an invalid key. Never echoes what was sent.
+ */
+export function presentedKey(headers: Headers): string {
+  const authorization = headers.get("authorization");
+  const headerKey = headers.get("x-api-key")?.trim();
+  let bearer: string | undefined;
+  if (authorization !== null) {
+    const match = /^\s*(\S+)(?:\s+(.*))?$/.exec(authorization);
+    if (!match || match[1]!.toLowerCase() !== "bearer") throw invalidKey();
+    bearer = (match[2] ?? "").trim();
+  }
+  if (bearer !== undefined && headerKey !== undefined && bearer !== headerKey) {
+    throw new ApiError("invalid_request", {
+      message: "The Authorization and X-API-Key headers carry different keys. Send the key in one header.",
+      param: "X-API-Key",
+    });
+  }
+  const key = bearer ?? headerKey;
+  if (key === undefined) {
+    throw new ApiError("missing_api_key", { headers: { "WWW-Authenticate": WWW_AUTHENTICATE } });
+  }
+  if (key === "") throw invalidKey();
+  return key;
+}
+
+const KEY_LIKE = /sk_(dev|prod)_/;
+
+/** Keys never go in a URL, where logs, proxies and browser history keep them. */
+export function refuseKeyInUrl(url: URL): void {
+  for (const [name, value] of url.searchParams) {
+    if (name === "key" || name === "api_key" || KEY_LIKE.test(value)) {
+      throw new ApiError("invalid_request", {
+        message: "Send the API key in the Authorization or X-API-Key header, never in the URL. Rotate a key that was.",
+        param: name,
+      });
+    }
+  }
+}

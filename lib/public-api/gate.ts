@@ -1,0 +1,184 @@
+import "server-only";
+import { clientIp } from "../auth/client-ip";
+import { getEnv } from "../env";
+import { errorResponse } from "../errors/error-response";
+import { newRequestId } from "../errors/request-id";
+import { recordKeyUse, verifyApiKey, type VerifiedKey } from "../keys/verify";
+import { log } from "../log";
+import { ApiError } from "./api-error";
+import { parseJson, readLimitedBody, requireContentType } from "./body";
+import { invalidKey, presentedKey, refuseKeyInUrl } from "./credentials";
+import type { HandlerContext } from "./handler";
+import { routeHandlers } from "./handlers";
+import {
+  checkRateLimit,
+  MemoryRateLimitStore,
+  rateLimitHeaders,
+  type RateLimitResult,
+  type RateLimitStore,
+} from "./rate-limit";
+import { pathParams, routesForPath, type PublicRoute } from "./routes";
+
+// The gate: every request to /api/v1/** and /api/v1beta/** passes through
+// handlePublicRequest. The checks run in a fixed order and the first failure
+// answers: unknown path 404, wrong method 405, key in the URL 400,
+// credentials 401/400, rate limit 429, body too large 413, wrong content type
+// 415, invalid body or query 400. Browser cookies play no part here.
+
+const globalForGate = globalThis as unknown as { keyportRateLimitStore?: RateLimitStore };
+
+export function rateLimitStore(): RateLimitStore {
+  globalForGate.keyportRateLimitStore ??= new MemoryRateLimitStore();
+  return globalForGate.keyportRateLimitStore;
+}
+
+interface Trace {
+  requestId: string;
+  route?: PublicRoute;
+  key?: VerifiedKey;
+  rate?: RateLimitResult;
+}
+
+function allowHeader(routes: PublicRoute[]): string {
+  const methods = new Set(routes.map((route) => route.method as string));
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].join(", ");
+}
+
+async function verify(secret: string): Promise<VerifiedKey> {
+  let verification;
+  try {
+    verification = await verifyApiKey(secret);
+  } catch (error) {
+    log.error("api.key_lookup_failed", { error: String((error as Error)?.message) });
+    throw new ApiError("service_unavailable");
+  }
+  if (verification.ok) return verification.key;
+  if (verification.reason === "revoked") throw new ApiError("revoked_api_key");
+  if (verification.reason === "expired") throw new ApiError("expired_api_key");
+  throw invalidKey();
+}
+
+async function readBody(request: Request, route: PublicRoute): Promise<unknown> {
+  if (!route.body) return undefined;
+  const env = getEnv();
+  const limit = route.body === "multipart" ? env.BODY_LIMIT_UPLOAD_BYTES : env.BODY_LIMIT_JSON_BYTES;
+  const bytes = await readLimitedBody(request, limit);
+  requireContentType(request, route.body);
+  if (route.body === "json") return parseJson(bytes);
+  try {
+    return await new Response(bytes, {
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+    }).formData();
+  } catch {
+    throw new ApiError("invalid_request", { message: "The multipart body could not be read." });
+  }
+}
+
+function parseQuery(route: PublicRoute, url: URL): unknown {
+  if (!route.query) return {};
+  const parsed = route.query.safeParse(Object.fromEntries(url.searchParams));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ApiError("invalid_request", {
+    message: issue?.message ?? "The query is not valid.",
+    param: String(issue?.path[0] ?? ""),
+  });
+}
+
+async function pipeline(request: Request, url: URL, trace: Trace): Promise<Response> {
+  const routes = routesForPath(url.pathname);
+  if (routes.length === 0) throw new ApiError("not_found", { message: "There is no public API route at this path." });
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const route = routes.find((candidate) => candidate.method === method);
+  if (!route) {
+    throw new ApiError("method_not_allowed", {
+      message: `This route accepts ${allowHeader(routes)}.`,
+      headers: { Allow: allowHeader(routes) },
+    });
+  }
+  trace.route = route;
+  refuseKeyInUrl(url);
+  const key = await verify(presentedKey(request.headers));
+  trace.key = key;
+
+  const env = getEnv();
+  const limit = key.environment === "prod" ? env.RATE_LIMIT_PROD_PER_MINUTE : env.RATE_LIMIT_DEV_PER_MINUTE;
+  trace.rate = await checkRateLimit(rateLimitStore(), key.id, limit);
+  if (!trace.rate.allowed) {
+    throw new ApiError("rate_limited", { headers: { "Retry-After": String(trace.rate.resetSeconds) } });
+  }
+  await recordKeyUse(key, clientIp(request.headers, env.TRUST_PROXY)).catch((error: unknown) =>
+    log.warn("api.last_used_not_recorded", { key_id: key.publicId, error: String((error as Error)?.message) }),
+  );
+
+  const body = await readBody(request, route);
+  const query = parseQuery(route, url);
+  const handler = routeHandlers[route.name as keyof typeof routeHandlers];
+  if (!handler) throw new ApiError("not_implemented");
+  const context: HandlerContext<never> = {
+    request,
+    requestId: trace.requestId,
+    key: { id: key.id, publicId: key.publicId, userId: key.userId, environment: key.environment },
+    params: pathParams(route, url.pathname),
+    query: query as never,
+    body,
+  };
+  const result = await handler(context);
+  return result instanceof Response ? result : Response.json(result);
+}
+
+function failure(error: unknown, trace: Trace): Response {
+  const baseUrl = getEnv().PUBLIC_BASE_URL;
+  if (error instanceof ApiError) {
+    return errorResponse(error.code, { ...error.options, requestId: trace.requestId, baseUrl });
+  }
+  // Unexpected: a generic 500 with the request id; the details go to the log only.
+  log.error("api.unhandled_error", {
+    request_id: trace.requestId,
+    route: trace.route?.name,
+    error: String((error as Error)?.stack ?? error),
+  });
+  return errorResponse("internal_error", { requestId: trace.requestId, baseUrl });
+}
+
+/** The one entry point of the public API. */
+export async function handlePublicRequest(request: Request): Promise<Response> {
+  const started = performance.now();
+  const trace: Trace = { requestId: newRequestId() };
+  const url = new URL(request.url);
+  let response: Response;
+  try {
+    response = await pipeline(request, url, trace);
+  } catch (error) {
+    response = failure(error, trace);
+  }
+  const headers = new Headers(response.headers);
+  headers.set(
+    "Cache-Control",
+    headers.get("Cache-Control")?.includes("no-cache") ? headers.get("Cache-Control")! : "no-store",
+  );
+  headers.set("X-Request-Id", trace.requestId);
+  if (trace.rate) for (const [name, value] of Object.entries(rateLimitHeaders(trace.rate))) headers.set(name, value);
+  const body = request.method === "HEAD" ? null : response.body;
+  log.info("api.request", {
+    request_id: trace.requestId,
+    key_id: trace.key?.publicId,
+    route: trace.route?.name ?? null,
+    method: request.method,
+    status: response.status,
+    duration_ms: Math.round((performance.now() - started) * 10) / 10,
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The exports of every route file under app/api/v1 and app/api/v1beta. */
+export const publicApiMethods = {
+  GET: handlePublicRequest,
+  HEAD: handlePublicRequest,
+  POST: handlePublicRequest,
+  PUT: handlePublicRequest,
+  PATCH: handlePublicRequest,
+  DELETE: handlePublicRequest,
+  OPTIONS: handlePublicRequest,
+};

@@ -1,0 +1,24 @@
+import type { Handler } from "./handler";
+import { getApp, listApps, listMediaModels, listModels } from "./handlers/catalog";
+import type { RouteName } from "./routes";
+
+/**
+ * The handler of each public route. Every route name must appear (the type
+ * says so); `null` marks a route whose handler has not been built yet: the
+ * gate still runs every check for it, then answers 501 not_implemented.
+ */
+export const routeHandlers: Record<RouteName, Handler | null> = {
+  list_media_models: listMediaModels as Handler,
+  list_apps: listApps as Handler,
+  get_app: getApp as Handler,
+  list_models: listModels as Handler,
+  create_chat_completion: null,
+  create_message: null,
+  generate_content: null,
+  stream_generate_content: null,
+  upload_file: null,
+  create_generation: null,
+  get_generation: null,
+  create_app_generation: null,
+  get_app_generation: null,
+};

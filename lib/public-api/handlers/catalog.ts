@@ -1,0 +1,59 @@
+import { catalog, findApp, type App } from "../../catalog/catalog";
+import { ApiError } from "../api-error";
+import type { HandlerContext } from "../handler";
+import { paginate } from "../pagination";
+import type { ListQuery } from "../schemas";
+
+const byId = <T extends { id: string }>(items: readonly T[]) => [...items].sort((a, b) => a.id.localeCompare(b.id));
+
+const appObject = (app: App) => ({
+  id: app.id,
+  object: "app",
+  name: app.name,
+  description: app.description,
+  model: app.model,
+  created: app.created,
+});
+
+// GET /api/v1/media_models
+export async function listMediaModels({ query }: HandlerContext<ListQuery>) {
+  const page = paginate(byId(catalog.mediaModels), query);
+  return {
+    object: "list",
+    data: page.data.map((m) => ({
+      id: m.id,
+      object: "media_model",
+      name: m.name,
+      modality: m.modality,
+      created: m.created,
+    })),
+    has_more: page.has_more,
+  };
+}
+
+// GET /api/v1/apps
+export async function listApps({ query }: HandlerContext<ListQuery>) {
+  const page = paginate(byId(catalog.apps), query);
+  return { object: "list", data: page.data.map(appObject), has_more: page.has_more };
+}
+
+// GET /api/v1/apps/[app]
+export async function getApp({ params }: HandlerContext) {
+  const app = findApp(params.app ?? "");
+  if (!app)
+    throw new ApiError("not_found", {
+      message: `No app with the id ${JSON.stringify(params.app).slice(0, 80)}.`,
+      param: "app",
+    });
+  return appObject(app);
+}
+
+// GET /api/v1/models: the OpenAI list shape, so OpenAI's client libraries can read it.
+export async function listModels({ query }: HandlerContext<ListQuery>) {
+  const page = paginate(byId(catalog.textModels), query);
+  return {
+    object: "list",
+    data: page.data.map((m) => ({ id: m.id, object: "model", created: m.created, owned_by: m.owned_by })),
+    has_more: page.has_more,
+  };
+}

@@ -1,0 +1,104 @@
+// Keys in every state the gate must tell apart, made through the real key
+// lifecycle, and a way to call the public API's one entry point directly.
+import { signUp } from "@/lib/auth/accounts";
+import { checksumOf, generateApiKey } from "@/lib/keys/format";
+import { createKey, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
+import { handlePublicRequest } from "@/lib/public-api/gate";
+import { publicRoutes, type PublicRoute } from "@/lib/public-api/routes";
+
+export interface KeyFixtures {
+  userId: string;
+  valid: string;
+  validProd: string;
+  revoked: string;
+  expired: string;
+  rotatedInGrace: string;
+  rotatedAfterGrace: string;
+  unknown: string;
+  otherEnvironment: string;
+  badChecksum: string;
+}
+
+let counter = 0;
+
+export async function makeKeyFixtures(): Promise<KeyFixtures> {
+  const email = `api-${Date.now()}-${counter++}@example.com`;
+  const user = await signUp(email, "a long enough password", `api-fixture-${counter}`);
+  if (!user.ok) throw new Error(user.error);
+  const actor = { userId: user.userId, ip: null, userAgent: null };
+  const dev = (label: string, expiresAt: Date | null = null) =>
+    createKey(actor, { label, environment: "dev", expiresAt });
+
+  const valid = (await dev("valid")).secret;
+  const validProd = (await createKey(actor, { label: "prod", environment: "prod", expiresAt: null })).secret;
+  const revokedKey = await dev("revoked");
+  await revokeKey(actor, revokedKey.key.id, null);
+  const expired = (await dev("expired", new Date(Date.now() + 50))).secret;
+  const inGrace = await dev("rotated, in grace");
+  await rotateKey(actor, inGrace.key.id, "1h");
+  const afterGrace = await dev("rotated, after grace");
+  await rotateKey(actor, afterGrace.key.id, "now");
+  await new Promise((resolve) => setTimeout(resolve, 60)); // let "expired" pass its expiry
+
+  const unknown = generateApiKey("dev");
+  const body = valid.slice(0, -6).replace("sk_dev_", "sk_prod_");
+  const lastChar = valid.at(-1) === "A" ? "B" : "A";
+  return {
+    userId: user.userId,
+    valid,
+    validProd,
+    revoked: revokedKey.secret,
+    expired,
+    rotatedInGrace: inGrace.secret,
+    rotatedAfterGrace: afterGrace.secret,
+    unknown,
+    otherEnvironment: body + checksumOf(body),
+    badChecksum: valid.slice(0, -1) + lastChar,
+  };
+}
+
+/** A concrete URL for a route: its [params] filled with real catalog ids where they matter. */
+export function concretePath(route: PublicRoute): string {
+  return route.path
+    .replace("[app]", "poster-studio")
+    .replace("[model]", "keyport-sandbox-2.5-flash")
+    .replace("[id]", "gen_0000000000000000");
+}
+
+/** A body the route accepts as well-formed (its own validation comes with its handler). */
+export function wellFormedBody(route: PublicRoute): { body?: BodyInit; headers: Record<string, string> } {
+  if (route.body === "json") return { body: "{}", headers: { "content-type": "application/json" } };
+  if (route.body === "multipart") {
+    const form = new FormData();
+    form.set("file", new Blob(["hello"], { type: "text/plain" }), "hello.txt");
+    return { body: form, headers: {} };
+  }
+  return { headers: {} };
+}
+
+export async function callApi(
+  route: PublicRoute,
+  options: { headers?: Record<string, string>; method?: string; path?: string; body?: BodyInit } = {},
+) {
+  const base = wellFormedBody(route);
+  const method = options.method ?? route.method;
+  const hasBody = method === "POST" || method === "PUT" || method === "PATCH";
+  const request = new Request(`http://localhost${options.path ?? concretePath(route)}`, {
+    method,
+    headers: { ...base.headers, ...options.headers },
+    body: hasBody ? (options.body ?? base.body) : undefined,
+  });
+  const response = await handlePublicRequest(request);
+  const text = await response.text();
+  let json: unknown = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  // Bodies are asserted field by field in the tests, so they stay loosely typed here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: response.status, headers: response.headers, json: json as Record<string, any>, text };
+}
+
+export { publicRoutes };
