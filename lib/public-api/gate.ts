@@ -125,7 +125,8 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
     body,
   };
   const result = await handler(context);
-  return result instanceof Response ? result : Response.json(result);
+  if (result instanceof Response) return result;
+  return Response.json(route.response ? route.response.parse(result) : result);
 }
 
 function failure(error: unknown, trace: Trace): Response {

@@ -3,7 +3,8 @@
 // how to read each request; the docs, the OpenAPI document and the tests read
 // it too. This file stays free of server code (the proxy and the static docs
 // import it); the handlers join it in lib/public-api/handlers.ts.
-import { listQuerySchema } from "./schemas";
+import type { z } from "zod";
+import { appListSchema, appSchema, listQuerySchema, mediaModelListSchema, modelListSchema } from "./schemas";
 
 export type HttpMethod = "GET" | "POST";
 export type BodyKind = "json" | "multipart";
@@ -20,6 +21,8 @@ export interface PublicRoute {
   body?: BodyKind;
   /** Query parameters, validated before the handler runs. */
   query?: typeof listQuerySchema;
+  /** The 200 body; the gate parses the handler's output through it. */
+  response?: z.ZodType;
 }
 
 export const PUBLIC_API_PREFIXES = ["/api/v1", "/api/v1beta"] as const;
@@ -31,15 +34,24 @@ export const publicRoutes = [
     path: "/api/v1/media_models",
     summary: "List the media models.",
     query: listQuerySchema,
+    response: mediaModelListSchema,
   },
-  { name: "list_apps", method: "GET", path: "/api/v1/apps", summary: "List the apps.", query: listQuerySchema },
-  { name: "get_app", method: "GET", path: "/api/v1/apps/[app]", summary: "Read one app." },
+  {
+    name: "list_apps",
+    method: "GET",
+    path: "/api/v1/apps",
+    summary: "List the apps.",
+    query: listQuerySchema,
+    response: appListSchema,
+  },
+  { name: "get_app", method: "GET", path: "/api/v1/apps/[app]", summary: "Read one app.", response: appSchema },
   {
     name: "list_models",
     method: "GET",
     path: "/api/v1/models",
     summary: "List the text models.",
     query: listQuerySchema,
+    response: modelListSchema,
   },
   {
     name: "create_chat_completion",

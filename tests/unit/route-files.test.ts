@@ -57,3 +57,19 @@ describe("the public API's route files", () => {
     }
   });
 });
+
+describe("response schemas", () => {
+  it("strip anything a handler returns that the route does not declare", () => {
+    const route = publicRoutes.find((r) => r.name === "get_app")!;
+    const parsed = route.response.parse({
+      id: "a",
+      object: "app",
+      name: "A",
+      description: "d",
+      model: "m",
+      created: 1,
+      internal_note: "must not leave the server",
+    });
+    expect(parsed).not.toHaveProperty("internal_note");
+  });
+});
