@@ -50,6 +50,8 @@ const base = z.object({
     .min(1024)
     .max(1024 * 1024 * 1024)
     .default(20 * 1024 * 1024),
+  // Pause between the sandbox model's streamed tokens (tests and demos). Default: 0
+  SANDBOX_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(0),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
 });

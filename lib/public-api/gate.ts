@@ -75,6 +75,17 @@ async function readBody(request: Request, route: PublicRoute): Promise<unknown> 
   }
 }
 
+function validateBody(route: PublicRoute, body: unknown): unknown {
+  if (!route.request) return body;
+  const parsed = route.request.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ApiError("invalid_request", {
+    message: issue?.message ?? "The request body is not valid.",
+    param: issue?.path.join(".") || undefined,
+  });
+}
+
 function parseQuery(route: PublicRoute, url: URL): unknown {
   if (!route.query) return {};
   const parsed = route.query.safeParse(Object.fromEntries(url.searchParams));
@@ -112,7 +123,7 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
     log.warn("api.last_used_not_recorded", { key_id: key.publicId, error: String((error as Error)?.message) }),
   );
 
-  const body = await readBody(request, route);
+  const body = validateBody(route, await readBody(request, route));
   const query = parseQuery(route, url);
   const handler = routeHandlers[route.name as keyof typeof routeHandlers];
   if (!handler) throw new ApiError("not_implemented");
@@ -155,9 +166,11 @@ export async function handlePublicRequest(request: Request): Promise<Response> {
     response = failure(error, trace);
   }
   const headers = new Headers(response.headers);
+  // Streams keep their "no-cache, no-transform" (which stops compression from buffering) and gain no-store.
+  const cacheControl = headers.get("Cache-Control");
   headers.set(
     "Cache-Control",
-    headers.get("Cache-Control")?.includes("no-cache") ? headers.get("Cache-Control")! : "no-store",
+    cacheControl && !cacheControl.includes("no-store") ? `${cacheControl}, no-store` : "no-store",
   );
   headers.set("X-Request-Id", trace.requestId);
   if (trace.rate) for (const [name, value] of Object.entries(rateLimitHeaders(trace.rate))) headers.set(name, value);

@@ -1,5 +1,6 @@
 import type { Handler } from "./handler";
 import { getApp, listApps, listMediaModels, listModels } from "./handlers/catalog";
+import { createChatCompletion, createMessage, generateContent, streamGenerateContent } from "./handlers/models";
 import type { RouteName } from "./routes";
 
 /**
@@ -12,10 +13,10 @@ export const routeHandlers: Record<RouteName, Handler | null> = {
   list_apps: listApps as Handler,
   get_app: getApp as Handler,
   list_models: listModels as Handler,
-  create_chat_completion: null,
-  create_message: null,
-  generate_content: null,
-  stream_generate_content: null,
+  create_chat_completion: createChatCompletion as Handler,
+  create_message: createMessage as Handler,
+  generate_content: generateContent as Handler,
+  stream_generate_content: streamGenerateContent as Handler,
   upload_file: null,
   create_generation: null,
   get_generation: null,

@@ -4,6 +4,7 @@
 // it too. This file stays free of server code (the proxy and the static docs
 // import it); the handlers join it in lib/public-api/handlers.ts.
 import type { z } from "zod";
+import { chatCompletionRequestSchema, generateContentRequestSchema, messagesRequestSchema } from "./model-schemas";
 import { appListSchema, appSchema, listQuerySchema, mediaModelListSchema, modelListSchema } from "./schemas";
 
 export type HttpMethod = "GET" | "POST";
@@ -21,6 +22,8 @@ export interface PublicRoute {
   body?: BodyKind;
   /** Query parameters, validated before the handler runs. */
   query?: typeof listQuerySchema;
+  /** The JSON body, validated by the gate before the handler runs (400 invalid_request with param). */
+  request?: z.ZodType;
   /** The 200 body; the gate parses the handler's output through it. */
   response?: z.ZodType;
 }
@@ -59,14 +62,23 @@ export const publicRoutes = [
     path: "/api/v1/chat/completions",
     summary: "Create a chat completion.",
     body: "json",
+    request: chatCompletionRequestSchema,
   },
-  { name: "create_message", method: "POST", path: "/api/v1/messages", summary: "Create a message.", body: "json" },
+  {
+    name: "create_message",
+    method: "POST",
+    path: "/api/v1/messages",
+    summary: "Create a message.",
+    body: "json",
+    request: messagesRequestSchema,
+  },
   {
     name: "generate_content",
     method: "POST",
     path: "/api/v1beta/models/[model]:generateContent",
     summary: "Generate content in one response.",
     body: "json",
+    request: generateContentRequestSchema,
   },
   {
     name: "stream_generate_content",
@@ -74,6 +86,7 @@ export const publicRoutes = [
     path: "/api/v1beta/models/[model]:streamGenerateContent",
     summary: "Generate content as a stream.",
     body: "json",
+    request: generateContentRequestSchema,
   },
   { name: "upload_file", method: "POST", path: "/api/v1/files", summary: "Upload a file.", body: "multipart" },
   {

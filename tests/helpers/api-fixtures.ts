@@ -23,7 +23,7 @@ let counter = 0;
 
 export async function makeKeyFixtures(): Promise<KeyFixtures> {
   const email = `api-${Date.now()}-${counter++}@example.com`;
-  const user = await signUp(email, "a long enough password", `api-fixture-${counter}`);
+  const user = await signUp(email, "a long enough password", `api-fixture-${Date.now()}-${counter}`);
   if (!user.ok) throw new Error(user.error);
   const actor = { userId: user.userId, ip: null, userAgent: null };
   const dev = (label: string, expiresAt: Date | null = null) =>
@@ -65,9 +65,18 @@ export function concretePath(route: PublicRoute): string {
     .replace("[id]", "gen_0000000000000000");
 }
 
-/** A body the route accepts as well-formed (its own validation comes with its handler). */
+const VALID_JSON: Record<string, object> = {
+  create_chat_completion: { model: "keyport-sandbox-mini", messages: [{ role: "user", content: "Hello" }] },
+  create_message: { model: "keyport-sandbox-mini", max_tokens: 64, messages: [{ role: "user", content: "Hello" }] },
+  generate_content: { contents: [{ role: "user", parts: [{ text: "Hello" }] }] },
+  stream_generate_content: { contents: [{ role: "user", parts: [{ text: "Hello" }] }] },
+};
+
+/** A body the route accepts (for routes without a handler yet, one the gate accepts). */
 export function wellFormedBody(route: PublicRoute): { body?: BodyInit; headers: Record<string, string> } {
-  if (route.body === "json") return { body: "{}", headers: { "content-type": "application/json" } };
+  if (route.body === "json") {
+    return { body: JSON.stringify(VALID_JSON[route.name] ?? {}), headers: { "content-type": "application/json" } };
+  }
   if (route.body === "multipart") {
     const form = new FormData();
     form.set("file", new Blob(["hello"], { type: "text/plain" }), "hello.txt");

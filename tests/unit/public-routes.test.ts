@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isPublicApiPath, pathPattern, publicRoutes, routesForPath, versionOf } from "@/lib/public-api/routes";
+import {
+  isPublicApiPath,
+  pathParams,
+  pathPattern,
+  publicRoutes,
+  routesForPath,
+  versionOf,
+} from "@/lib/public-api/routes";
 import { seedRoutes } from "../helpers/seed-spec";
 
 describe("the public route list", () => {
@@ -47,6 +54,20 @@ describe("path shapes", () => {
     ]);
     expect(routesForPath("/api/v1/apps/a/b")).toEqual([]);
     expect(routesForPath("/api/v1/apps/")).toEqual([]);
+  });
+
+  it("splits a model action at the last colon, so model ids may hold colons, dots and dashes", () => {
+    const [route] = routesForPath("/api/v1beta/models/org:model-1.5:streamGenerateContent");
+    expect(route?.name).toBe("stream_generate_content");
+    expect(pathParams(route!, "/api/v1beta/models/org:model-1.5:streamGenerateContent")).toEqual({
+      model: "org:model-1.5",
+    });
+    expect(
+      pathParams(routesForPath("/api/v1/apps/a%20b/generations/g1")[0]!, "/api/v1/apps/a%20b/generations/g1"),
+    ).toEqual({
+      app: "a b",
+      id: "g1",
+    });
   });
 
   it("treats regular-expression characters in paths literally", () => {
