@@ -5,5 +5,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { checkEnvironmentOrExit } = await import("./lib/startup-check");
     checkEnvironmentOrExit();
+    // Each instance runs a generation worker; leases in the database keep them from colliding.
+    const { startGenerationWorker } = await import("./lib/generations/start-worker");
+    startGenerationWorker();
   }
 }

@@ -52,6 +52,10 @@ const base = z.object({
     .default(20 * 1024 * 1024),
   // Pause between the sandbox model's streamed tokens (tests and demos). Default: 0
   SANDBOX_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(0),
+  // Where uploaded files are stored. Default: data/files (git-ignored)
+  FILES_DIR: z.string().min(1).default("data/files"),
+  // The generation worker runs inside each app instance unless this is "1".
+  WORKER_DISABLED: z.enum(["0", "1"]).default("0"),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
 });

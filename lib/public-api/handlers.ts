@@ -1,5 +1,12 @@
 import type { Handler } from "./handler";
 import { getApp, listApps, listMediaModels, listModels } from "./handlers/catalog";
+import { uploadFile } from "./handlers/files";
+import {
+  createAppGenerationHandler,
+  createGenerationHandler,
+  getAppGenerationHandler,
+  getGenerationHandler,
+} from "./handlers/generations";
 import { createChatCompletion, createMessage, generateContent, streamGenerateContent } from "./handlers/models";
 import type { RouteName } from "./routes";
 
@@ -17,9 +24,9 @@ export const routeHandlers: Record<RouteName, Handler | null> = {
   create_message: createMessage as Handler,
   generate_content: generateContent as Handler,
   stream_generate_content: streamGenerateContent as Handler,
-  upload_file: null,
-  create_generation: null,
-  get_generation: null,
-  create_app_generation: null,
-  get_app_generation: null,
+  upload_file: uploadFile as Handler,
+  create_generation: createGenerationHandler as Handler,
+  get_generation: getGenerationHandler as Handler,
+  create_app_generation: createAppGenerationHandler as Handler,
+  get_app_generation: getAppGenerationHandler as Handler,
 };

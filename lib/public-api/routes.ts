@@ -4,6 +4,7 @@
 // it too. This file stays free of server code (the proxy and the static docs
 // import it); the handlers join it in lib/public-api/handlers.ts.
 import type { z } from "zod";
+import { createAppGenerationRequestSchema, createGenerationRequestSchema } from "./generation-schemas";
 import { chatCompletionRequestSchema, generateContentRequestSchema, messagesRequestSchema } from "./model-schemas";
 import { appListSchema, appSchema, listQuerySchema, mediaModelListSchema, modelListSchema } from "./schemas";
 
@@ -95,6 +96,7 @@ export const publicRoutes = [
     path: "/api/v1/generations",
     summary: "Create a generation.",
     body: "json",
+    request: createGenerationRequestSchema,
   },
   { name: "get_generation", method: "GET", path: "/api/v1/generations/[id]", summary: "Read a generation." },
   {
@@ -103,6 +105,7 @@ export const publicRoutes = [
     path: "/api/v1/apps/[app]/generations",
     summary: "Create a generation with an app.",
     body: "json",
+    request: createAppGenerationRequestSchema,
   },
   {
     name: "get_app_generation",

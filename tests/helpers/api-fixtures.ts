@@ -40,6 +40,16 @@ export async function makeKeyFixtures(): Promise<KeyFixtures> {
   await rotateKey(actor, afterGrace.key.id, "now");
   await new Promise((resolve) => setTimeout(resolve, 60)); // let "expired" pass its expiry
 
+  const created = await handlePublicRequest(
+    new Request("http://localhost/api/v1/apps/poster-studio/generations", {
+      method: "POST",
+      headers: { authorization: `Bearer ${valid}`, "content-type": "application/json" },
+      body: JSON.stringify({ prompt: "a fixture" }),
+    }),
+  );
+  if (created.status !== 201) throw new Error(`fixture generation: ${created.status} ${await created.text()}`);
+  fixtureGenerationId = ((await created.json()) as { id: string }).id;
+
   const unknown = generateApiKey("dev");
   const body = valid.slice(0, -6).replace("sk_dev_", "sk_prod_");
   const lastChar = valid.at(-1) === "A" ? "B" : "A";
@@ -62,7 +72,7 @@ export function concretePath(route: PublicRoute): string {
   return route.path
     .replace("[app]", "poster-studio")
     .replace("[model]", "keyport-sandbox-2.5-flash")
-    .replace("[id]", "gen_0000000000000000");
+    .replace("[id]", fixtureGenerationId);
 }
 
 const VALID_JSON: Record<string, object> = {
@@ -70,7 +80,12 @@ const VALID_JSON: Record<string, object> = {
   create_message: { model: "keyport-sandbox-mini", max_tokens: 64, messages: [{ role: "user", content: "Hello" }] },
   generate_content: { contents: [{ role: "user", parts: [{ text: "Hello" }] }] },
   stream_generate_content: { contents: [{ role: "user", parts: [{ text: "Hello" }] }] },
+  create_generation: { model: "aurora-image-2", prompt: "a red fox in the snow" },
+  create_app_generation: { prompt: "a red fox in the snow" },
 };
+
+/** A generation of the fixtures' valid (dev) key, made through the API, for the GET routes. */
+let fixtureGenerationId = "gen_000000000000000000000000";
 
 /** A body the route accepts (for routes without a handler yet, one the gate accepts). */
 export function wellFormedBody(route: PublicRoute): { body?: BodyInit; headers: Record<string, string> } {
