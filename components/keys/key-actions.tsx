@@ -16,6 +16,15 @@ import { SecretReveal } from "./secret-reveal";
 
 type Action = (state: KeyActionState, formData: FormData) => Promise<KeyActionState>;
 
+interface ActionFormProps {
+  action: Action;
+  keyId: string;
+  submitLabel: string;
+  danger?: boolean | undefined;
+  leaked?: boolean | undefined;
+  children?: ReactNode;
+}
+
 // Each dialog stays mounted after its action changes the key's status (a
 // rotated key is no longer "active"), so the new secret stays on screen until
 // the user closes it; only the trigger button depends on the status.
@@ -24,31 +33,15 @@ function ActionDialog({
   trigger,
   title,
   description,
-  action,
-  keyId,
-  submitLabel,
-  danger,
-  leaked,
-  children,
-}: {
-  available: boolean;
-  trigger: string;
-  title: string;
-  description: string;
-  action: Action;
-  keyId: string;
-  submitLabel: string;
-  danger?: boolean;
-  leaked?: boolean;
-  children?: ReactNode;
-}) {
+  ...form
+}: ActionFormProps & { available: boolean; trigger: string; title: string; description: string }) {
   const [open, setOpen] = useState(false);
   const [round, setRound] = useState(0);
   return (
     <>
       {available && (
         <Button
-          variant={danger ? "danger" : "secondary"}
+          variant={form.danger ? "danger" : "secondary"}
           className="min-h-8 px-2 py-1 text-xs"
           onClick={() => setOpen(true)}
         >
@@ -64,29 +57,13 @@ function ActionDialog({
         title={title}
         description={description}
       >
-        <ActionForm key={round} action={action} keyId={keyId} submitLabel={submitLabel} danger={danger} leaked={leaked}>
-          {children}
-        </ActionForm>
+        <ActionForm key={round} {...form} />
       </Dialog>
     </>
   );
 }
 
-function ActionForm({
-  action,
-  keyId,
-  submitLabel,
-  danger,
-  leaked,
-  children,
-}: {
-  action: Action;
-  keyId: string;
-  submitLabel: string;
-  danger?: boolean | undefined;
-  leaked?: boolean | undefined;
-  children?: ReactNode;
-}) {
+function ActionForm({ action, keyId, submitLabel, danger, leaked, children }: ActionFormProps) {
   const [state, formAction, pending] = useActionState<KeyActionState, FormData>(action, { ok: false });
   if (state.ok) {
     return (

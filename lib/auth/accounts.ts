@@ -1,10 +1,11 @@
 import "server-only";
 import { db } from "../db";
 import { log } from "../log";
-import { recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
+import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
 import { passwordHasher, DUMMY_PASSWORD_HASH } from "./password";
 
-export const INVALID_CREDENTIALS_MESSAGE = "The email or password is not right.";
+export { INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
+import { INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
 
 export function tryAgainAt(when: Date): string {
   return `Too many attempts. Try again at ${when.toISOString().slice(11, 16)} UTC.`;
@@ -24,6 +25,8 @@ export async function signUp(email: string, password: string, ip: string): Promi
   }
   // There is no email delivery to hide behind, so an existing account is said plainly.
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) {
+    // Counted against the sign-up limit too, so the limit also caps probing for accounts.
+    await recordAttempt("sign_up", email, ip, false);
     return { ok: false, field: "email", error: "An account with this email already exists. Sign in instead." };
   }
   const passwordHash = await passwordHasher.hash(password);
@@ -43,8 +46,14 @@ export type SignInResult = { ok: true; userId: string; email: string } | { ok: f
 /**
  * Checks a password. An unknown email and a wrong password take the same
  * path, run one Argon2 verification each and get the same message.
+ *
+ * The attempt is recorded as a failure before anything is checked, so
+ * concurrent guesses see each other: a burst of 500 cannot all slip under the
+ * limit of 10. Attempts made while locked out are failures too, so a client
+ * that keeps hammering keeps the lock.
  */
 export async function verifyCredentials(email: string, password: string, ip: string): Promise<SignInResult> {
+  const attempt = await recordAttempt("sign_in", email, ip, false);
   const lockedUntil = await signInLockedUntil(email, ip);
   if (lockedUntil) {
     log.warn("auth.sign_in.locked_out", { email, ip, retry_at: lockedUntil.toISOString() });
@@ -53,12 +62,11 @@ export async function verifyCredentials(email: string, password: string, ip: str
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
   const matches = await passwordHasher.verify(user?.passwordHash ?? DUMMY_PASSWORD_HASH, password);
   if (!user || !user.passwordHash || !matches) {
-    await recordAttempt("sign_in", email, ip, false);
-    const nowLocked = await signInLockedUntil(email, ip);
+    const nowLocked = await signInLockedUntil(email, ip, new Date(), { afterThisAttempt: true });
     if (nowLocked) log.warn("auth.sign_in.lockout_started", { email, ip, retry_at: nowLocked.toISOString() });
     else log.info("auth.sign_in.failed", { email, ip });
     return { ok: false, error: INVALID_CREDENTIALS_MESSAGE };
   }
-  await recordAttempt("sign_in", email, ip, true);
+  await markAttemptSucceeded(attempt.id);
   return { ok: true, userId: user.id, email: user.email };
 }

@@ -75,6 +75,13 @@ export function authOptions(): NextAuthOptions {
       callbackUrl: { name: secure ? "__Secure-keyport.callback-url" : "keyport.callback-url", options },
     },
     pages: { signIn: "/sign-in", error: "/sign-in" },
+    // next-auth's own messages go to our structured log, by code only: its
+    // metadata can hold tokens and stacks. (A refused cookie logs JWT_SESSION_ERROR.)
+    logger: {
+      error: (code) => log.warn("auth.next_auth_error", { code }),
+      warn: (code) => log.warn("auth.next_auth_warning", { code }),
+      debug: () => {},
+    },
     // The "JWT" is our opaque session token: encode hands next-auth the token
     // of the Session row created at sign-in, and decode looks it up, so the
     // cookie means nothing once its row is gone.

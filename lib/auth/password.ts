@@ -16,8 +16,25 @@ export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCos
 export const DUMMY_PASSWORD_HASH =
   "$argon2id$v=19$m=19456,t=2,p=1$VGywTiHnJjgJHz/hhdXZfg$s2sDMLW+olHZd7eHTusJNm82Ws1mKEpyiRqSeQaHcwE";
 
+// Each Argon2 run takes 19 MiB: at most this many run at once per process,
+// the rest wait their turn, so a burst of sign-ins cannot exhaust memory.
+const MAX_CONCURRENT = 4;
+let active = 0;
+const waiting: (() => void)[] = [];
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (active >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  active++;
+  try {
+    return await work();
+  } finally {
+    active--;
+    waiting.shift()?.();
+  }
+}
+
 // An object rather than bare functions, so tests can observe the calls.
 export const passwordHasher = {
-  hash: (password: string) => hash(password, ARGON2_OPTIONS),
-  verify: (passwordHash: string, password: string) => verify(passwordHash, password).catch(() => false),
+  hash: (password: string) => limited(() => hash(password, ARGON2_OPTIONS)),
+  verify: (passwordHash: string, password: string) => limited(() => verify(passwordHash, password).catch(() => false)),
 };

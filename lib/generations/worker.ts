@@ -11,6 +11,8 @@ import { renderSandboxOutput } from "./render";
 // claimed again once its lease has expired.
 
 export const LEASE_MS = 30_000;
+/** A generation whose worker died this many times is failed rather than tried forever. */
+export const MAX_ATTEMPTS = 3;
 /** Prompts holding this marker fail on purpose, so clients can test their error path. */
 export const SANDBOX_FAILURE_MARKER = "[sandbox:fail]";
 
@@ -40,9 +42,13 @@ export class GenerationWorker {
       where: { OR: [{ status: "queued" }, { status: "running", leaseExpiresAt: { lt: now } }] },
       orderBy: { createdAt: "asc" },
       take: 10,
-      select: { id: true, status: true, leaseExpiresAt: true },
+      select: { id: true, status: true, leaseExpiresAt: true, attempts: true },
     });
     for (const candidate of candidates) {
+      if (candidate.status === "running" && candidate.attempts >= MAX_ATTEMPTS) {
+        await this.giveUp(candidate, now);
+        continue;
+      }
       // Only if it is still as we saw it: another worker's claim makes this match nothing.
       const { count } = await db.generation.updateMany({
         where: { id: candidate.id, status: candidate.status, leaseExpiresAt: candidate.leaseExpiresAt },
@@ -50,7 +56,6 @@ export class GenerationWorker {
           status: "running",
           leaseOwner: this.id,
           leaseExpiresAt: new Date(now.getTime() + (this.options.leaseMs ?? LEASE_MS)),
-          startedAt: now,
           attempts: { increment: 1 },
         },
       });
@@ -59,12 +64,31 @@ export class GenerationWorker {
     return null;
   }
 
+  private async giveUp(candidate: { id: string; status: string; leaseExpiresAt: Date | null }, now: Date) {
+    const { count } = await this.options.db.generation.updateMany({
+      where: { id: candidate.id, status: candidate.status, leaseExpiresAt: candidate.leaseExpiresAt },
+      data: {
+        status: "failed",
+        error: JSON.stringify({
+          code: "generation_abandoned",
+          message: `No worker finished it in ${MAX_ATTEMPTS} attempts.`,
+        }),
+        completedAt: now,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    });
+    if (count === 1) log.warn("generation.abandoned", { generation_id: candidate.id, worker: this.id });
+  }
+
   /** Runs one claimed generation to succeeded or failed, if this worker still holds its lease. */
   async process(id: string): Promise<void> {
     const { db } = this.options;
     this.options.onClaim?.(id);
     const generation = await db.generation.findUnique({ where: { id } });
     if (!generation || generation.leaseOwner !== this.id) return;
+    if (!generation.startedAt)
+      await db.generation.updateMany({ where: { id, startedAt: null }, data: { startedAt: new Date() } });
     const failed = generation.prompt.includes(SANDBOX_FAILURE_MARKER);
     const outcome = failed
       ? {

@@ -186,6 +186,12 @@ export async function reportLeak(actor: Actor, publicId: string, now = new Date(
 
     let replacement: IssuedKey | null = null;
     let successorId = key.successorId;
+    // An existing replacement stands only while it still works.
+    if (successorId) {
+      const successor = await tx.apiKey.findUnique({ where: { id: successorId } });
+      if (!successor || keyStatus(successor, now) === "revoked" || keyStatus(successor, now) === "expired")
+        successorId = null;
+    }
     if (!successorId) {
       const { row, secret } = await insertKey(
         tx,

@@ -40,10 +40,11 @@ const KEY_LIKE = /sk_(dev|prod)_/;
 /** Keys never go in a URL, where logs, proxies and browser history keep them. */
 export function refuseKeyInUrl(url: URL): void {
   for (const [name, value] of url.searchParams) {
-    if (name === "key" || name === "api_key" || KEY_LIKE.test(value)) {
+    if (name === "key" || name === "api_key" || KEY_LIKE.test(value) || KEY_LIKE.test(name)) {
       throw new ApiError("invalid_request", {
         message: "Send the API key in the Authorization or X-API-Key header, never in the URL. Rotate a key that was.",
-        param: name,
+        // Never echo a parameter name that is itself a key.
+        param: KEY_LIKE.test(name) ? "query" : name,
       });
     }
   }

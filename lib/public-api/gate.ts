@@ -7,7 +7,7 @@ import { recordKeyUse, verifyApiKey, type VerifiedKey } from "../keys/verify";
 import { log } from "../log";
 import { ApiError } from "./api-error";
 import { parseJson, readLimitedBody, requireContentType } from "./body";
-import { invalidKey, presentedKey, refuseKeyInUrl } from "./credentials";
+import { invalidKey, presentedKey, refuseKeyInUrl, WWW_AUTHENTICATE_INVALID } from "./credentials";
 import type { HandlerContext } from "./handler";
 import { routeHandlers } from "./handlers";
 import {
@@ -54,8 +54,9 @@ async function verify(secret: string): Promise<VerifiedKey> {
     throw new ApiError("service_unavailable");
   }
   if (verification.ok) return verification.key;
-  if (verification.reason === "revoked") throw new ApiError("revoked_api_key");
-  if (verification.reason === "expired") throw new ApiError("expired_api_key");
+  const challenge = { "WWW-Authenticate": WWW_AUTHENTICATE_INVALID };
+  if (verification.reason === "revoked") throw new ApiError("revoked_api_key", { headers: challenge });
+  if (verification.reason === "expired") throw new ApiError("expired_api_key", { headers: challenge });
   throw invalidKey();
 }
 

@@ -150,5 +150,14 @@ export function routesForPath(pathname: string): PublicRoute[] {
 export function pathParams(route: PublicRoute, pathname: string): Record<string, string> {
   const names = [...route.path.matchAll(/\[([a-z]+)\]/g)].map((m) => m[1]!);
   const values = pathPattern(route.path).exec(pathname)?.slice(1) ?? [];
-  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i] ?? "")]));
+  return Object.fromEntries(names.map((name, i) => [name, safeDecode(values[i] ?? "")]));
+}
+
+/** A malformed escape (%E0) stays as sent: the lookup then finds nothing, rather than failing. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -1,14 +1,9 @@
 // The app instance's own worker runs queued generations.
 import { expect, test } from "@playwright/test";
-import { signUp, uniqueEmail } from "./helpers";
+import { newUserWithKey } from "./helpers";
 
 test("a generation queued on the running server succeeds within 5 seconds", async ({ page, request }) => {
-  await signUp(page, uniqueEmail("gen"));
-  await page.getByRole("button", { name: "Create key" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Label").fill("generations");
-  await dialog.getByRole("button", { name: "Create key" }).click();
-  const key = await dialog.getByTestId("new-secret").inputValue();
+  const key = await newUserWithKey(page, "generations");
   const headers = { Authorization: `Bearer ${key}` };
 
   const created = await request.post("/api/v1/apps/poster-studio/generations", {

@@ -26,3 +26,13 @@ export async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/$/);
 }
+
+/** Signs up a new user, creates a development key in the dashboard and returns its secret. */
+export async function newUserWithKey(page: Page, label: string): Promise<string> {
+  await signUp(page, uniqueEmail(label));
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Label").fill(label);
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  return dialog.getByTestId("new-secret").inputValue();
+}

@@ -1,14 +1,9 @@
 // Streams through the real production server: not compressed, not buffered.
 import { expect, test } from "@playwright/test";
-import { signUp, uniqueEmail } from "./helpers";
+import { newUserWithKey } from "./helpers";
 
 test("a chat stream reaches the client event by event, uncompressed", async ({ page, baseURL }) => {
-  await signUp(page, uniqueEmail("stream"));
-  await page.getByRole("button", { name: "Create key" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Label").fill("streaming");
-  await dialog.getByRole("button", { name: "Create key" }).click();
-  const key = await dialog.getByTestId("new-secret").inputValue();
+  const key = await newUserWithKey(page, "streaming");
 
   const response = await fetch(`${baseURL}/api/v1/chat/completions`, {
     method: "POST",

@@ -53,6 +53,20 @@ describe("signing in", () => {
     );
   });
 
+  it("lets at most 10 of a burst of concurrent guesses be checked", async () => {
+    const email = unique("burst");
+    await signUp(email, PASSWORD, uniqueIp());
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const verify = vi.spyOn(passwordHasher, "verify");
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => verifyCredentials(email, `guess ${i}`, uniqueIp())),
+    );
+    const checked = results.filter((r) => !r.ok && r.error === INVALID_CREDENTIALS_MESSAGE);
+    expect(checked.length).toBeLessThanOrEqual(10);
+    expect(verify.mock.calls.length).toBe(checked.length);
+    expect(results.filter((r) => !r.ok && /Try again at/.test(r.error)).length).toBe(30 - checked.length);
+  });
+
   it("refuses after 10 failures from one IP, whatever the email", async () => {
     const email = unique("victim");
     const ip = uniqueIp();
@@ -82,6 +96,18 @@ describe("signing up", () => {
       ok: false,
       field: "email",
       error: "An account with this email already exists. Sign in instead.",
+    });
+  });
+
+  it("counts refused sign-ups too, so the limit also caps probing for accounts", async () => {
+    const ip = uniqueIp();
+    const taken = unique("probe-target");
+    await signUp(taken, PASSWORD, uniqueIp());
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let i = 0; i < 5; i++) expect(await signUp(taken, PASSWORD, ip)).toMatchObject({ ok: false, field: "email" });
+    expect(await signUp(unique("after-probing"), PASSWORD, ip)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/Too many sign-ups/),
     });
   });
 

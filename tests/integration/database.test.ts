@@ -19,7 +19,10 @@ describe(`the database (${expectedProvider})`, () => {
   });
 
   it("matches its schema exactly: the migrations have not drifted from it", async () => {
-    const { stdout } = await prismaCli(
+    // --exit-code: 0 when there is no difference, 2 (a rejected promise here) when there is one.
+    // The CLI's "No difference detected." line is not asserted: it can be lost when the
+    // CLI exits while its stdout pipe is still flushing.
+    const diff = prismaCli(
       [
         "migrate",
         "diff",
@@ -31,7 +34,7 @@ describe(`the database (${expectedProvider})`, () => {
       ],
       url,
     );
-    expect(stdout).toMatch(/No difference detected/);
+    await expect(diff).resolves.toBeDefined();
   });
 
   it("writes and reads through the Prisma client", async () => {
@@ -53,5 +56,29 @@ describe(`the database (${expectedProvider})`, () => {
     await Promise.all(emails.map((email) => db.user.create({ data: { email } })));
     expect(await db.user.count({ where: { email: { in: emails } } })).toBe(20);
     await db.user.deleteMany({ where: { email: { in: emails } } });
+  });
+});
+
+describe("the drift check itself", () => {
+  it("fails (exit code 2) when the schema holds a change no migration has", async () => {
+    const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const os = await import("node:os");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-drift-"));
+    const changed = path.join(dir, "schema.prisma");
+    writeFileSync(changed, readFileSync(target.schemaPath, "utf8") + "\nmodel DriftProbe {\n  id String @id\n}\n");
+    const diff = prismaCli(
+      [
+        "migrate",
+        "diff",
+        "--from-migrations",
+        path.relative(projectRoot, target.migrationsPath),
+        "--to-schema",
+        changed,
+        "--exit-code",
+      ],
+      url,
+    );
+    await expect(diff).rejects.toMatchObject({ code: 2 });
+    rmSync(dir, { recursive: true, force: true });
   });
 });

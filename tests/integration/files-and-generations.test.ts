@@ -155,6 +155,19 @@ describe("generations", () => {
     expect((await db.generation.findUniqueOrThrow({ where: { id: crashed.json.id } })).attempts).toBe(2);
   });
 
+  it("are failed, not retried forever, after their worker died three times", async () => {
+    const doomed = await createGeneration(alice.valid, { model: "aurora-image-2", prompt: "doomed" });
+    await db.generation.update({
+      where: { id: doomed.json.id },
+      data: { status: "running", leaseOwner: "worker_dead", leaseExpiresAt: new Date(Date.now() - 1000), attempts: 3 },
+    });
+    await worker().drain();
+    expect((await getGeneration(alice.valid, doomed.json.id)).json).toMatchObject({
+      status: "failed",
+      error: { code: "generation_abandoned" },
+    });
+  });
+
   it("leave a generation alone while another worker's lease is live", async () => {
     const held = await createGeneration(alice.valid, { model: "aurora-image-2", prompt: "held" });
     await db.generation.update({

@@ -96,9 +96,14 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
   });
 
   it("revoked: 401 revoked_api_key; expired or rotated past its grace: 401 expired_api_key", async () => {
-    expectError(await callApi(route, { headers: bearer(keys.revoked) }), 401, "revoked_api_key");
+    const revoked = await callApi(route, { headers: bearer(keys.revoked) });
+    expectError(revoked, 401, "revoked_api_key");
     expectError(await callApi(route, { headers: bearer(keys.expired) }), 401, "expired_api_key");
-    expectError(await callApi(route, { headers: bearer(keys.rotatedAfterGrace) }), 401, "expired_api_key");
+    const rotated = await callApi(route, { headers: bearer(keys.rotatedAfterGrace) });
+    expectError(rotated, 401, "expired_api_key");
+    for (const result of [revoked, rotated]) {
+      expect(result.headers.get("www-authenticate")).toBe('Bearer realm="keyport", error="invalid_token"');
+    }
   });
 
   it("a session cookie alone: 401 missing_api_key", async () => {
@@ -107,7 +112,13 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
   });
 
   it("a key in the query string: 400 invalid_request, even with a valid header", async () => {
-    for (const query of [`key=${keys.valid}`, "api_key=whatever", `token=${keys.valid}`]) {
+    for (const query of [
+      `key=${keys.valid}`,
+      "api_key=whatever",
+      `token=${keys.valid}`,
+      keys.valid,
+      `${keys.valid}=1`,
+    ]) {
       const result = await callApi(route, { headers: bearer(keys.valid), path: `${callPath(route)}?${query}` });
       expectError(result, 400, "invalid_request");
       expect(result.text).not.toContain(keys.valid);
@@ -186,6 +197,19 @@ describe("unknown paths", () => {
     // Routed to generateContent with the model "org:model-1.5", which the catalog does not list.
     expectError(result, 400, "invalid_request");
     expect(result.json.error.param).toBe("model");
+  });
+});
+
+describe("odd paths", () => {
+  it("a malformed escape in a path parameter is a 404, not a 500", async () => {
+    const result = await callApi(
+      publicRoutes.find((r) => r.name === "get_app")!,
+      {
+        headers: bearer(keys.valid),
+        path: "/api/v1/apps/%E0",
+      },
+    );
+    expectError(result, 404, "not_found");
   });
 });
 

@@ -191,6 +191,20 @@ describe("revoking and leaks", () => {
   });
 });
 
+describe("a leak after the replacement was revoked", () => {
+  it("issues a new replacement instead of pointing at the dead one", async () => {
+    const actor = await newActor();
+    const { key, secret } = await createKey(actor, devKey());
+    const rotated = await rotateKey(actor, key.id, "7d");
+    await revokeKey(actor, rotated.key.id, null);
+    const outcome = await reportLeak(actor, key.id);
+    expect(outcome.replacement?.secret).toMatch(API_KEY_PATTERN);
+    expect(outcome.revoked.successorId).toBe(outcome.replacement?.key.id);
+    expect(await verifyApiKey(secret)).toEqual({ ok: false, reason: "revoked" });
+    expect(await verifyApiKey(outcome.replacement!.secret)).toMatchObject({ ok: true });
+  });
+});
+
 describe("ownership", () => {
   it("refuses another user's key id on every action, with 'not found', and changes and records nothing", async () => {
     const owner = await newActor();

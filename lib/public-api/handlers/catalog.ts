@@ -40,11 +40,7 @@ export async function listApps({ query }: HandlerContext<ListQuery>) {
 // GET /api/v1/apps/[app]
 export async function getApp({ params }: HandlerContext) {
   const app = findApp(params.app ?? "");
-  if (!app)
-    throw new ApiError("not_found", {
-      message: `No app with the id ${JSON.stringify(params.app).slice(0, 80)}.`,
-      param: "app",
-    });
+  if (!app) throw new ApiError("not_found", { message: "No app with that id.", param: "app" });
   return appObject(app);
 }
 

@@ -1,0 +1,23 @@
+// The sign-in page's query parameters, which anyone can put in a link.
+const TOO_MANY_ATTEMPTS = /^Too many attempts\. Try again at \d\d:\d\d UTC\.$/;
+export const INVALID_CREDENTIALS_MESSAGE = "The email or password is not right.";
+
+/**
+ * Where to go after signing in: only a path on this site. Anything a browser
+ * could read as another origin ("//evil", "/\evil", control characters)
+ * falls back to the dashboard.
+ */
+export function safeCallbackPath(value: string | string[] | undefined): string {
+  const path = Array.isArray(value) ? value[0] : value;
+  if (!path || !path.startsWith("/") || /[\\\u0000-\u001f\u007f]/.test(path)) return "/dashboard";
+  const base = "http://keyport.invalid";
+  const url = new URL(path, base);
+  return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : "/dashboard";
+}
+
+/** Only messages the sign-in itself produces are shown; a crafted ?error= gets a generic one. */
+export function knownSignInError(value: string | string[] | undefined): string | undefined {
+  if (typeof value !== "string" || value === "CredentialsSignin") return undefined;
+  if (value === INVALID_CREDENTIALS_MESSAGE || TOO_MANY_ATTEMPTS.test(value)) return value;
+  return "Sign-in failed. Try again.";
+}
