@@ -35,6 +35,19 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // Needs PostgreSQL (TEST_DATABASE_URL) and redis-server: `npm run test:services`, run by CI.
+          name: "services",
+          include: ["tests/services/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/helpers/integration-global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

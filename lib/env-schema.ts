@@ -38,6 +38,10 @@ const base = z.object({
   // Public API limits (README, "The public API").
   RATE_LIMIT_DEV_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   RATE_LIMIT_PROD_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  // Shared rate-limit counters in Redis (takes precedence over PostgreSQL).
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  // "1": when the rate-limit store is down, let requests through (logged) instead of answering 503.
+  RATE_LIMIT_FAIL_OPEN: z.enum(["0", "1"]).default("0"),
   BODY_LIMIT_JSON_BYTES: z.coerce
     .number()
     .int()

@@ -1,5 +1,6 @@
 import "server-only";
 import { clientIp } from "../auth/client-ip";
+import { db, dbProvider } from "../db";
 import { getEnv } from "../env";
 import { errorResponse } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
@@ -17,6 +18,7 @@ import {
   type RateLimitResult,
   type RateLimitStore,
 } from "./rate-limit";
+import { PostgresRateLimitStore, RedisRateLimitStore } from "./rate-limit-stores";
 import { pathParams, routesForPath, type PublicRoute } from "./routes";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
@@ -27,9 +29,36 @@ import { pathParams, routesForPath, type PublicRoute } from "./routes";
 
 const globalForGate = globalThis as unknown as { keyportRateLimitStore?: RateLimitStore };
 
+/**
+ * Where the rate-limit counters live: Redis when REDIS_URL is set, PostgreSQL
+ * when the database is, so every instance counts the same requests; in
+ * process only on the SQLite default (one instance).
+ */
 export function rateLimitStore(): RateLimitStore {
-  globalForGate.keyportRateLimitStore ??= new MemoryRateLimitStore();
+  if (!globalForGate.keyportRateLimitStore) {
+    const env = getEnv();
+    globalForGate.keyportRateLimitStore = env.REDIS_URL
+      ? new RedisRateLimitStore(env.REDIS_URL)
+      : dbProvider() === "postgres"
+        ? new PostgresRateLimitStore(db)
+        : new MemoryRateLimitStore();
+  }
   return globalForGate.keyportRateLimitStore;
+}
+
+/** Counts the request; a store outage is 503, or a logged pass-through with RATE_LIMIT_FAIL_OPEN=1. */
+async function countRequest(key: VerifiedKey, limit: number): Promise<RateLimitResult | undefined> {
+  try {
+    return await checkRateLimit(rateLimitStore(), key.id, limit);
+  } catch (error) {
+    const reason = String((error as Error)?.message);
+    if (getEnv().RATE_LIMIT_FAIL_OPEN === "1") {
+      log.warn("api.rate_limit_store_down_fail_open", { key_id: key.publicId, error: reason });
+      return undefined;
+    }
+    log.error("api.rate_limit_store_down", { key_id: key.publicId, error: reason });
+    throw new ApiError("service_unavailable");
+  }
 }
 
 interface Trace {
@@ -116,8 +145,8 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
 
   const env = getEnv();
   const limit = key.environment === "prod" ? env.RATE_LIMIT_PROD_PER_MINUTE : env.RATE_LIMIT_DEV_PER_MINUTE;
-  trace.rate = await checkRateLimit(rateLimitStore(), key.id, limit);
-  if (!trace.rate.allowed) {
+  trace.rate = await countRequest(key, limit);
+  if (trace.rate && !trace.rate.allowed) {
     throw new ApiError("rate_limited", { headers: { "Retry-After": String(trace.rate.resetSeconds) } });
   }
   await recordKeyUse(key, clientIp(request.headers, env.TRUST_PROXY)).catch((error: unknown) =>
