@@ -38,6 +38,16 @@ const base = z.object({
   // Public API limits (README, "The public API").
   RATE_LIMIT_DEV_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   RATE_LIMIT_PROD_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  // Next reads it itself; checked here so a bad value stops start-up with a clear message.
+  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: z
+    .string()
+    .refine((key) => [16, 24, 32].includes(Buffer.from(key, "base64").length), {
+      message: "must be a base64 AES key of 16, 24 or 32 bytes (openssl rand -base64 32)",
+    })
+    .optional(),
+  // Benchmark baseline only (npm run bench): requests marked "x-keyport-bench: ungated"
+  // skip the gate's checks. Refused on https deployments.
+  KEYPORT_BENCH_UNGATED: z.enum(["0", "1"]).default("0"),
   // Shared rate-limit counters in Redis (takes precedence over PostgreSQL).
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   // "1": when the rate-limit store is down, let requests through (logged) instead of answering 503.
@@ -65,6 +75,13 @@ const base = z.object({
 });
 
 export const envSchema = base.superRefine((env, ctx) => {
+  if (env.KEYPORT_BENCH_UNGATED === "1" && env.PUBLIC_BASE_URL.startsWith("https://")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["KEYPORT_BENCH_UNGATED"],
+      message: "is refused when PUBLIC_BASE_URL is https: the ungated baseline is for local benchmarks only",
+    });
+  }
   const secret = env.AUTH_SECRET;
   if (!secret) {
     ctx.addIssue({

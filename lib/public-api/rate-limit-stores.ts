@@ -43,10 +43,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.on("error", () => {});
   }
 
-  /** Waits up to a second for the connection; commands are never queued while Redis is away. */
+  private pendingReady: Promise<void> | undefined;
+
+  /** Waits up to a second for the connection (one wait shared by all callers); commands are never queued while Redis is away. */
   private ready(): Promise<void> {
     if (this.redis.status === "ready") return Promise.resolve();
-    return new Promise((resolve, reject) => {
+    this.pendingReady ??= new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.redis.off("ready", onReady);
         reject(new Error(`Redis is not reachable (${this.redis.status})`));
@@ -56,7 +58,10 @@ export class RedisRateLimitStore implements RateLimitStore {
         resolve();
       };
       this.redis.once("ready", onReady);
+    }).finally(() => {
+      this.pendingReady = undefined;
     });
+    return this.pendingReady;
   }
 
   async hit(key: string, windowMs: number, now: number) {

@@ -45,3 +45,19 @@ describe("parseEnv", () => {
     expect(env.DATABASE_URL).toBe("postgresql://u@localhost:5432/keyport");
   });
 });
+
+describe("scale-out settings", () => {
+  it("check the server-action key and the Redis URL", () => {
+    const ok = parseEnv({
+      AUTH_SECRET: "x",
+      NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      REDIS_URL: "redis://127.0.0.1:6379",
+    });
+    expect(ok.REDIS_URL).toBe("redis://127.0.0.1:6379");
+    expect(ok.RATE_LIMIT_FAIL_OPEN).toBe("0");
+    expect(() => parseEnv({ AUTH_SECRET: "x", NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: "short" })).toThrow(
+      /NEXT_SERVER_ACTIONS_ENCRYPTION_KEY must be a base64 AES key/,
+    );
+    expect(() => parseEnv({ AUTH_SECRET: "x", REDIS_URL: "http://x" })).toThrow(/REDIS_URL/);
+  });
+});
