@@ -8,7 +8,8 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "@/lib/auth/accounts";
-import { createKey, revokeKey } from "@/lib/keys/lifecycle";
+import { chromium } from "@playwright/test";
+import { createKey } from "@/lib/keys/lifecycle";
 import { projectRoot } from "../helpers/test-database";
 
 async function freePort(): Promise<number> {
@@ -58,8 +59,7 @@ async function newKey() {
   );
   if (!user.ok) throw new Error(user.error);
   const actor = { userId: user.userId, ip: null, userAgent: null };
-  const issued = await createKey(actor, { label: "two instances", environment: "dev", expiresAt: null });
-  return { actor, ...issued };
+  return createKey(actor, { label: "two instances", environment: "dev", expiresAt: null });
 }
 
 const models = (base: string, key: string) =>
@@ -85,7 +85,11 @@ describe.each([
   let b: string;
 
   beforeAll(async () => {
-    const env: Record<string, string> = { DATABASE_URL: process.env.DATABASE_URL!, RATE_LIMIT_DEV_PER_MINUTE: "10" };
+    const env: Record<string, string> = {
+      DATABASE_URL: process.env.DATABASE_URL!,
+      RATE_LIMIT_DEV_PER_MINUTE: "10",
+      SIGN_UP_LIMIT_PER_HOUR: "100",
+    };
     if (withRedis) {
       const port = await freePort();
       redis = spawn(
@@ -98,15 +102,33 @@ describe.each([
     [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
   }, 60_000);
 
-  it("a key revoked is refused by both instances on their next call", async () => {
-    const { actor, key, secret: apiKey } = await newKey();
-    expect((await models(a, apiKey)).status).toBe(200);
-    expect((await models(b, apiKey)).status).toBe(200);
-    await revokeKey(actor, key.id, null);
-    for (const base of [b, a]) {
-      const response = await models(base, apiKey);
+  it("a key revoked in one instance's dashboard is refused by the other on its next call", async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"],
+    });
+    try {
+      const page = await browser.newPage({ baseURL: a });
+      await page.goto("/sign-up");
+      await page.getByLabel("Email").fill(`two-${Date.now()}-${withRedis ? "r" : "p"}@example.com`);
+      await page.getByLabel("Password").fill("a long enough password");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.waitForURL(/\/dashboard$/);
+      await page.getByRole("button", { name: "Create key" }).click();
+      await page.getByRole("dialog").getByLabel("Label").fill("across instances");
+      await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
+      const apiKey = await page.getByTestId("new-secret").inputValue();
+      await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+      expect((await models(b, apiKey)).status).toBe(200);
+
+      await page.getByRole("button", { name: "Revoke" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+      await page.getByRole("dialog").getByRole("status").waitFor();
+      const response = await models(b, apiKey);
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("revoked_api_key");
+    } finally {
+      await browser.close();
     }
   });
 
