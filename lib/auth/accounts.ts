@@ -4,8 +4,9 @@ import { log } from "../log";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
 import { passwordHasher, DUMMY_PASSWORD_HASH } from "./password";
 
-export { INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
 import { INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
+
+export { INVALID_CREDENTIALS_MESSAGE };
 
 export function tryAgainAt(when: Date): string {
   return `Too many attempts. Try again at ${when.toISOString().slice(11, 16)} UTC.`;

@@ -104,12 +104,6 @@ export const errorCatalog = {
     message: "Something went wrong on our side. Try again; if it persists, contact support with the request id.",
     remedy: "Retry with backoff; report the `request_id` if it keeps happening.",
   },
-  not_implemented: {
-    status: 501,
-    type: "api_error",
-    message: "This route is listed but not available yet.",
-    remedy: "Check the docs for the routes you can call today.",
-  },
   service_unavailable: {
     status: 503,
     type: "api_error",

@@ -178,7 +178,6 @@ async function runHandler(
   const body = validateBody(route, await readBody(request, route));
   const query = parseQuery(route, url);
   const handler = routeHandlers[route.name as keyof typeof routeHandlers];
-  if (!handler) throw new ApiError("not_implemented");
   const context: HandlerContext<never> = {
     request,
     requestId: trace.requestId,

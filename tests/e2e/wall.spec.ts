@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { generateApiKey } from "../../lib/keys/format";
 import { signUp, uniqueEmail } from "./helpers";
 
 const nextDir = path.join(process.cwd(), ".next", "server");
@@ -43,10 +44,10 @@ function serverActions(): { id: string; page: string }[] {
 }
 
 const keyForms: { name: string; headers: Record<string, string> }[] = [
-  { name: "X-API-Key", headers: { "X-API-Key": "sk_dev_abcdefghijklmnopqrstuvwxyz0123456789AB" } },
+  { name: "X-API-Key", headers: { "X-API-Key": generateApiKey("dev") } },
   {
     name: "Authorization: Bearer",
-    headers: { Authorization: "Bearer sk_prod_abcdefghijklmnopqrstuvwxyz0123456789AB" },
+    headers: { Authorization: `Bearer ${generateApiKey("prod")}` },
   },
 ];
 
@@ -65,6 +66,21 @@ async function expectRefused(
   expect(body.error.doc_url).toMatch(/\/docs\/errors#api_key_not_allowed$/);
 }
 
+/** Every server action, posted as the browser would, with a key beside it. */
+async function expectActionsRefused(
+  request: APIRequestContext,
+  actions: { id: string; page: string }[],
+  headers: Record<string, string>,
+) {
+  for (const action of actions) {
+    await expectRefused(request, "POST", action.page, {
+      ...headers,
+      "Next-Action": action.id,
+      "Content-Type": "text/plain;charset=UTF-8",
+    });
+  }
+}
+
 test("an API key is refused on every internal route and server action, with or without a session", async ({ page }) => {
   const paths = internalPaths();
   const actions = serverActions();
@@ -78,32 +94,22 @@ test("an API key is refused on every internal route and server action, with or w
       await expectRefused(anonymous, "GET", url, form.headers);
       await expectRefused(anonymous, "POST", url, form.headers);
     }
-    for (const action of actions) {
-      await expectRefused(anonymous, "POST", action.page, {
-        ...form.headers,
-        "Next-Action": action.id,
-        "Content-Type": "text/plain;charset=UTF-8",
-      });
-    }
+    await expectActionsRefused(anonymous, actions, form.headers);
   }
 
   // The same with a valid session cookie beside the key.
-  await signUp(page, uniqueEmail("wall"));
+  const email = uniqueEmail("wall");
+  await signUp(page, email);
   const signedIn = page.request;
   for (const form of keyForms) {
     for (const url of ["/dashboard", "/account", "/api/auth/session", "/healthz"]) {
       await expectRefused(signedIn, "GET", url, form.headers);
     }
-    for (const action of actions) {
-      await expectRefused(signedIn, "POST", action.page, {
-        ...form.headers,
-        "Next-Action": action.id,
-        "Content-Type": "text/plain;charset=UTF-8",
-      });
-    }
+    await expectActionsRefused(signedIn, actions, form.headers);
   }
   // And without the key, the session works.
-  expect((await signedIn.get("/api/auth/session")).status()).toBe(200);
+  const session = await signedIn.get("/api/auth/session");
+  expect(((await session.json()) as { user?: { email?: string } }).user?.email).toBe(email);
 });
 
 test("a spoofed x-middleware-subrequest header changes nothing", async ({ request }) => {

@@ -87,7 +87,7 @@ const VALID_JSON: Record<string, object> = {
 /** A generation of the fixtures' valid (dev) key, made through the API, for the GET routes. */
 let fixtureGenerationId = "gen_000000000000000000000000";
 
-/** A body the route accepts (for routes without a handler yet, one the gate accepts). */
+/** A body the route accepts. */
 export function wellFormedBody(route: PublicRoute): { body?: BodyInit; headers: Record<string, string> } {
   if (route.body === "json") {
     return { body: JSON.stringify(VALID_JSON[route.name] ?? {}), headers: { "content-type": "application/json" } };

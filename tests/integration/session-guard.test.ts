@@ -24,7 +24,7 @@ const { signUp } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
 
 const keyHeaders = [
-  ["x-api-key", "sk_dev_0000000000000000000000000000000000000"],
+  ["x-api-key", "<any value counts>"],
   ["authorization", "Bearer sk_prod_anything"],
   ["Authorization", "bearer whatever-is-sent"],
 ] as const;
