@@ -29,6 +29,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/helpers/integration-global-setup.ts"],
+          setupFiles: ["tests/helpers/capture-logs.ts"],
           // One database per run, shared by the files: run them one at a time.
           fileParallelism: false,
           testTimeout: 60_000,
