@@ -4,6 +4,7 @@
 // it too. This file stays free of server code (the proxy and the static docs
 // import it); the handlers join it in lib/public-api/handlers.ts.
 import type { z } from "zod";
+import { errorCodes as ERROR_ORDER, type ErrorCode } from "../errors/catalog";
 import { createAppGenerationRequestSchema, createGenerationRequestSchema } from "./generation-schemas";
 import { chatCompletionRequestSchema, generateContentRequestSchema, messagesRequestSchema } from "./model-schemas";
 import { appListSchema, appSchema, listQuerySchema, mediaModelListSchema, modelListSchema } from "./schemas";
@@ -27,6 +28,10 @@ export interface PublicRoute {
   request?: z.ZodType;
   /** The 200 body; the gate parses the handler's output through it. */
   response?: z.ZodType;
+  /** Codes only this route's handler answers with (the gate's own codes are added by routeErrors). */
+  errors?: readonly ErrorCode[];
+  /** True when the route answers with a stream (server-sent events or a streamed JSON array). */
+  streams?: boolean;
 }
 
 export const PUBLIC_API_PREFIXES = ["/api/v1", "/api/v1beta"] as const;
@@ -48,7 +53,14 @@ export const publicRoutes = [
     query: listQuerySchema,
     response: appListSchema,
   },
-  { name: "get_app", method: "GET", path: "/api/v1/apps/[app]", summary: "Read one app.", response: appSchema },
+  {
+    name: "get_app",
+    method: "GET",
+    path: "/api/v1/apps/[app]",
+    summary: "Read one app.",
+    response: appSchema,
+    errors: ["not_found"],
+  },
   {
     name: "list_models",
     method: "GET",
@@ -88,6 +100,7 @@ export const publicRoutes = [
     summary: "Generate content as a stream.",
     body: "json",
     request: generateContentRequestSchema,
+    streams: true,
   },
   { name: "upload_file", method: "POST", path: "/api/v1/files", summary: "Upload a file.", body: "multipart" },
   {
@@ -97,8 +110,15 @@ export const publicRoutes = [
     summary: "Create a generation.",
     body: "json",
     request: createGenerationRequestSchema,
+    errors: ["not_found", "idempotency_key_mismatch"],
   },
-  { name: "get_generation", method: "GET", path: "/api/v1/generations/[id]", summary: "Read a generation." },
+  {
+    name: "get_generation",
+    method: "GET",
+    path: "/api/v1/generations/[id]",
+    summary: "Read a generation.",
+    errors: ["not_found"],
+  },
   {
     name: "create_app_generation",
     method: "POST",
@@ -106,12 +126,14 @@ export const publicRoutes = [
     summary: "Create a generation with an app.",
     body: "json",
     request: createAppGenerationRequestSchema,
+    errors: ["not_found", "idempotency_key_mismatch"],
   },
   {
     name: "get_app_generation",
     method: "GET",
     path: "/api/v1/apps/[app]/generations/[id]",
     summary: "Read a generation of an app.",
+    errors: ["not_found"],
   },
 ] as const satisfies readonly PublicRoute[];
 
@@ -121,6 +143,50 @@ export type RouteName = (typeof publicRoutes)[number]["name"];
 export function isPublicApiPath(pathname: string): boolean {
   return PUBLIC_API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
+
+/**
+ * Every error code a route can answer with, in the catalog's order: the
+ * gate's checks (credentials, rate limit, method, key in the URL, outages),
+ * the body and query checks the route's shape implies, and the codes its
+ * handler declares. The docs and the OpenAPI document list these; the gate
+ * matrix test checks that the gate answers nothing else.
+ */
+export function routeErrors(route: PublicRoute): ErrorCode[] {
+  const codes = new Set<ErrorCode>([
+    "invalid_request",
+    "missing_api_key",
+    "invalid_api_key",
+    "revoked_api_key",
+    "expired_api_key",
+    "method_not_allowed",
+    "rate_limited",
+    "internal_error",
+    "service_unavailable",
+    ...(route.errors ?? []),
+  ]);
+  if (route.body) {
+    codes.add("payload_too_large");
+    codes.add("unsupported_media_type");
+  }
+  return ERROR_ORDER.filter((code) => codes.has(code));
+}
+
+/** The path as clients and OpenAPI write it: [param] becomes {param}. */
+export function templatePath(path: string): string {
+  return path.replace(/\[([a-z]+)\]/g, "{$1}");
+}
+
+/** The [param] names of a registry path, in order. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\[([a-z]+)\]/g)].map((match) => match[1]!);
+}
+
+/** What each path parameter holds; the docs and the OpenAPI document both say it. */
+export const pathParamDescriptions: Record<string, string> = {
+  app: "An app's id, as GET /api/v1/apps lists it (for example poster-studio).",
+  id: "A generation's id (gen_...), from the call that created it.",
+  model: "A text model's id, as GET /api/v1/models lists it.",
+};
 
 export function versionOf(route: PublicRoute): ApiVersion {
   return route.path.startsWith("/api/v1beta/") ? "v1beta" : "v1";

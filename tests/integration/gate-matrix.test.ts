@@ -1,7 +1,7 @@
 // The gate's matrix: every route against every credential case.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
-import type { PublicRoute } from "@/lib/public-api/routes";
+import { routeErrors, type PublicRoute } from "@/lib/public-api/routes";
 import { callApi, concretePath, makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
 
 // The matrix sends hundreds of requests with one key: lift the limit here
@@ -14,6 +14,13 @@ let keys: KeyFixtures;
 beforeAll(async () => {
   keys = await makeKeyFixtures();
 });
+
+/** callApi, plus a check that every error code seen is one the docs list for the route. */
+async function call(route: PublicRoute, options?: Parameters<typeof callApi>[1]) {
+  const result = await callApi(route, options);
+  if (result.status >= 400) expect(routeErrors(route), route.name).toContain(result.json.error.code);
+  return result;
+}
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -37,29 +44,29 @@ function expectError(result: Awaited<ReturnType<typeof callApi>>, status: number
 describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (_name, route) => {
   it("every response is no-store with a request id", async () => {
     for (const headers of [{}, bearer(keys.valid)]) {
-      const result = await callApi(route, { headers });
+      const result = await call(route, { headers });
       expect(result.headers.get("cache-control")).toMatch(/(^|, )no-store$/);
       expect(result.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{24}$/);
     }
   });
 
   it("no key: 401 missing_api_key with WWW-Authenticate", async () => {
-    const result = await callApi(route);
+    const result = await call(route);
     expectError(result, 401, "missing_api_key");
     expect(result.headers.get("www-authenticate")).toBe('Bearer realm="keyport"');
   });
 
   it("a valid key in either header form, or both headers with the same key, passes the gate", async () => {
-    expectSuccess(route, await callApi(route, { headers: bearer(keys.valid) }));
-    expectSuccess(route, await callApi(route, { headers: { "x-api-key": keys.valid } }));
-    expectSuccess(route, await callApi(route, { headers: { "X-API-KEY": keys.valid } }));
-    expectSuccess(route, await callApi(route, { headers: { Authorization: `bEaReR ${keys.valid}` } }));
-    expectSuccess(route, await callApi(route, { headers: { ...bearer(keys.valid), "X-API-Key": keys.valid } }));
-    expectSuccess(route, await callApi(route, { headers: bearer(keys.rotatedInGrace) }));
+    expectSuccess(route, await call(route, { headers: bearer(keys.valid) }));
+    expectSuccess(route, await call(route, { headers: { "x-api-key": keys.valid } }));
+    expectSuccess(route, await call(route, { headers: { "X-API-KEY": keys.valid } }));
+    expectSuccess(route, await call(route, { headers: { Authorization: `bEaReR ${keys.valid}` } }));
+    expectSuccess(route, await call(route, { headers: { ...bearer(keys.valid), "X-API-Key": keys.valid } }));
+    expectSuccess(route, await call(route, { headers: bearer(keys.rotatedInGrace) }));
   });
 
   it("both headers with different keys: 400 invalid_request", async () => {
-    const result = await callApi(route, { headers: { ...bearer(keys.valid), "X-API-Key": keys.validProd } });
+    const result = await call(route, { headers: { ...bearer(keys.valid), "X-API-Key": keys.validProd } });
     expectError(result, 400, "invalid_request");
     expect(result.json.error.message).toMatch(/Send the key in one header/);
   });
@@ -75,7 +82,7 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
       bearer(keys.otherEnvironment),
       { Authorization: "Bearer" },
     ]) {
-      const result = await callApi(route, { headers });
+      const result = await call(route, { headers });
       expectError(result, 401, "invalid_api_key");
       expect(result.headers.get("www-authenticate")).toBe('Bearer realm="keyport", error="invalid_token"');
       expect(result.text).not.toContain("sk_");
@@ -87,10 +94,10 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
   });
 
   it("revoked: 401 revoked_api_key; expired or rotated past its grace: 401 expired_api_key", async () => {
-    const revoked = await callApi(route, { headers: bearer(keys.revoked) });
+    const revoked = await call(route, { headers: bearer(keys.revoked) });
     expectError(revoked, 401, "revoked_api_key");
-    expectError(await callApi(route, { headers: bearer(keys.expired) }), 401, "expired_api_key");
-    const rotated = await callApi(route, { headers: bearer(keys.rotatedAfterGrace) });
+    expectError(await call(route, { headers: bearer(keys.expired) }), 401, "expired_api_key");
+    const rotated = await call(route, { headers: bearer(keys.rotatedAfterGrace) });
     expectError(rotated, 401, "expired_api_key");
     for (const result of [revoked, rotated]) {
       expect(result.headers.get("www-authenticate")).toBe('Bearer realm="keyport", error="invalid_token"');
@@ -98,7 +105,7 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
   });
 
   it("a session cookie alone: 401 missing_api_key", async () => {
-    const result = await callApi(route, { headers: { cookie: "keyport.session=anything-at-all" } });
+    const result = await call(route, { headers: { cookie: "keyport.session=anything-at-all" } });
     expectError(result, 401, "missing_api_key");
   });
 
@@ -110,7 +117,7 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
       keys.valid,
       `${keys.valid}=1`,
     ]) {
-      const result = await callApi(route, { headers: bearer(keys.valid), path: `${callPath(route)}?${query}` });
+      const result = await call(route, { headers: bearer(keys.valid), path: `${callPath(route)}?${query}` });
       expectError(result, 400, "invalid_request");
       expect(result.text).not.toContain(keys.valid);
     }
@@ -118,7 +125,7 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
 
   it("a wrong method: 405 method_not_allowed with Allow", async () => {
     for (const method of ["PUT", "DELETE", "PATCH", route.method === "GET" ? "POST" : "GET", "OPTIONS"]) {
-      const result = await callApi(route, { method, headers: bearer(keys.valid) });
+      const result = await call(route, { method, headers: bearer(keys.valid) });
       expectError(result, 405, "method_not_allowed");
       expect(result.headers.get("allow")).toBe(route.method === "GET" ? "GET, HEAD" : "POST");
       expect(result.headers.get("access-control-allow-origin")).toBeNull();
@@ -131,7 +138,7 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
       const big = new Uint8Array(size).fill(32);
       const type = route.body === "multipart" ? "multipart/form-data; boundary=x" : "application/json";
       expectError(
-        await callApi(route, { headers: { ...bearer(keys.valid), "content-type": type }, body: big }),
+        await call(route, { headers: { ...bearer(keys.valid), "content-type": type }, body: big }),
         413,
         "payload_too_large",
       );
@@ -139,12 +146,12 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
 
     it("a wrong content type: 415; malformed JSON: 400", async () => {
       expectError(
-        await callApi(route, { headers: { ...bearer(keys.valid), "content-type": "text/plain" }, body: "hello" }),
+        await call(route, { headers: { ...bearer(keys.valid), "content-type": "text/plain" }, body: "hello" }),
         415,
         "unsupported_media_type",
       );
       if (route.body === "json") {
-        const result = await callApi(route, {
+        const result = await call(route, {
           headers: { ...bearer(keys.valid), "content-type": "application/json" },
           body: "{not json",
         });
@@ -153,8 +160,8 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
     });
   } else {
     it("HEAD behaves as GET, without a body", async () => {
-      const result = await callApi(route, { method: "HEAD", headers: bearer(keys.valid) });
-      const get = await callApi(route, { headers: bearer(keys.valid) });
+      const result = await call(route, { method: "HEAD", headers: bearer(keys.valid) });
+      const get = await call(route, { headers: bearer(keys.valid) });
       expect(result.status).toBe(get.status);
       expect(result.headers.get("content-type")).toBe(get.headers.get("content-type"));
       expect(result.text).toBe("");
@@ -174,14 +181,14 @@ describe("unknown paths", () => {
     "/api/v1beta/models/m:fooBar",
     "/api/v1beta/models/m",
   ])("%s: 404 not_found before any credential check", async (path) => {
-    const route = publicRoutes[0];
-    const result = await callApi(route, { path, method: "GET" });
+    // Not a route's answer: the path matches none, so callApi, not call.
+    const result = await callApi(publicRoutes[0], { path, method: "GET" });
     expectError(result, 404, "not_found");
   });
 
   it("the model id is everything before the last colon", async () => {
     const route = publicRoutes.find((r) => r.name === "generate_content")!;
-    const result = await callApi(route, {
+    const result = await call(route, {
       headers: bearer(keys.valid),
       path: "/api/v1beta/models/org:model-1.5:generateContent",
     });
@@ -193,7 +200,7 @@ describe("unknown paths", () => {
 
 describe("odd paths", () => {
   it("a malformed escape in a path parameter is a 404, not a 500", async () => {
-    const result = await callApi(
+    const result = await call(
       publicRoutes.find((r) => r.name === "get_app")!,
       {
         headers: bearer(keys.valid),
