@@ -123,3 +123,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".") || "(env)"} ${issue.message}`);
   throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
 }
+
+/** The defaults of every setting, as the docs quote them (an empty environment, parsed). */
+export function envDefaults(): z.infer<typeof base> {
+  return base.parse({});
+}

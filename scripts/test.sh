@@ -26,5 +26,7 @@ step "Format check";        npm run -s format:check
 step "Schema drift check";  npm run -s db:check
 step "Unit tests";          npx vitest run --project unit
 step "Integration tests";   npx vitest run --project integration
-step "Production build";    npx next build
+# The docs are prerendered with the deployment's PUBLIC_BASE_URL in their
+# examples; the e2e server runs at this origin and executes those examples.
+step "Production build";    PUBLIC_BASE_URL="http://localhost:${E2E_PORT:-3210}" npx next build
 step "End-to-end tests";    npx playwright test

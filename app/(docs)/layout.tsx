@@ -6,7 +6,7 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <SiteHeader />
-      <main id="main" className="mx-auto max-w-5xl px-4 py-10">
+      <main id="main" className="mx-auto max-w-7xl px-4 py-10">
         {children}
       </main>
       <SiteFooter />

@@ -20,6 +20,8 @@ const env = {
   PUBLIC_BASE_URL: `http://localhost:${port}`,
   // Every e2e account signs up from 127.0.0.1.
   SIGN_UP_LIMIT_PER_HOUR: "1000",
+  // The docs test runs every example (about a hundred calls) with one dev key.
+  RATE_LIMIT_DEV_PER_MINUTE: "1000",
   // Paced tokens, so the streaming test can see events arrive one by one.
   SANDBOX_TOKEN_DELAY_MS: "15",
 };

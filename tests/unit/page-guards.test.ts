@@ -10,9 +10,16 @@ const GUARDS = /requirePageSession|requireActionSession|requireApiSession|refuse
 const PUBLIC_WITHOUT_GUARD = [
   "(auth)/sign-in/page.tsx",
   "(auth)/sign-up/page.tsx",
+  "(docs)/docs/authentication/page.tsx",
   "(docs)/docs/errors/page.tsx",
+  "(docs)/docs/keeping-keys-safe/page.tsx",
+  "(docs)/docs/limits-and-versioning/page.tsx",
   "(docs)/docs/managing-keys/page.tsx",
   "(docs)/docs/page.tsx",
+  "(docs)/docs/routes/[route]/page.tsx",
+  "(docs)/docs/routes/page.tsx",
+  "(docs)/docs/search-index.json/route.ts",
+  "(docs)/docs/sessions-and-keys/page.tsx",
   "(marketing)/page.tsx",
   "healthz/route.ts",
 ].sort();

@@ -1,45 +1,120 @@
 import type { Metadata } from "next";
-import { Badge } from "@/components/ui/badge";
-import { Table, Td, Th, THead } from "@/components/ui/table";
-import { publicRoutes, versionOf } from "@/lib/public-api/routes";
+import Link from "next/link";
+import { CodeBlock } from "@/components/docs/code-block";
+import { DocsArticle } from "@/components/docs/docs-article";
+import { RouteTable } from "@/components/docs/route-table";
+import { exampleInputs } from "@/lib/docs/example-inputs";
+import { KEY_ENV, routeExamples } from "@/lib/docs/examples";
+import { publicBaseUrl } from "@/lib/env-schema";
+import { publicRoutes } from "@/lib/public-api/routes";
 
 export const metadata: Metadata = { title: "API documentation" };
 
+const listModels = publicRoutes.find((route) => route.name === "list_models")!;
+
 export default function DocsOverviewPage() {
+  const baseUrl = publicBaseUrl();
+  const firstCall = routeExamples(baseUrl, listModels, exampleInputs.list_models).find(
+    (example) => example.language === "curl" && example.form === "bearer",
+  )!;
   return (
-    <article className="max-w-3xl">
-      <h1 className="text-3xl font-bold">The Keyport API</h1>
-      <p className="mt-4 text-zinc-700 dark:text-zinc-300">
-        A server-to-server API. Every call carries an API key, sent as <code>Authorization: Bearer &lt;key&gt;</code>{" "}
-        (recommended) or <code>X-API-Key: &lt;key&gt;</code>. Keys begin with <code>sk_</code> and work only on the{" "}
-        {publicRoutes.length} routes below; every other route of this site takes a browser session and refuses a key.
-      </p>
-      <h2 className="mt-10 text-xl font-semibold">Routes</h2>
-      <div className="mt-4">
-        <Table caption="The public API's routes">
-          <THead>
-            <tr>
-              <Th>Method</Th>
-              <Th>Path</Th>
-              <Th>Summary</Th>
-            </tr>
-          </THead>
-          <tbody>
-            {publicRoutes.map((route) => (
-              <tr key={route.name}>
-                <Td>
-                  <Badge tone={route.method === "GET" ? "info" : "success"}>{route.method}</Badge>
-                </Td>
-                <Td>
-                  <code className="break-all">{route.path}</code>{" "}
-                  {versionOf(route) === "v1beta" && <Badge tone="warning">beta</Badge>}
-                </Td>
-                <Td>{route.summary}</Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      </div>
-    </article>
+    <DocsArticle
+      href="/docs"
+      title="The Keyport API"
+      lead={
+        <p>
+          A server-to-server API: list the catalog&apos;s models and apps, call the sandbox text models in the OpenAI,
+          Anthropic and Gemini formats, upload files and run media generations. Every call carries an API key from your
+          dashboard; nothing else authenticates it.
+        </p>
+      }
+      sections={[
+        {
+          id: "base-url",
+          title: "Base URL",
+          content: (
+            <>
+              <p>
+                Every path in these docs is relative to this deployment&apos;s origin, <code>{baseUrl}</code> (its{" "}
+                <code>PUBLIC_BASE_URL</code>). The examples are written out with it, ready to paste.
+              </p>
+              <p>
+                The machine-readable description of the {publicRoutes.length} routes is the OpenAPI 3.1 document at{" "}
+                <a href="/openapi.json">
+                  <code>/openapi.json</code>
+                </a>
+                .
+              </p>
+            </>
+          ),
+        },
+        {
+          id: "quick-start",
+          title: "Quick start",
+          content: (
+            <ol>
+              <li>
+                <strong>Create a development key.</strong> <Link href="/sign-up">Create an account</Link> (or{" "}
+                <Link href="/sign-in">sign in</Link>), open the <Link href="/dashboard">dashboard</Link>, and create a
+                key in the <em>dev</em> environment. Copy it: the full key is shown once.
+              </li>
+              <li>
+                <strong>Export it as an environment variable</strong> in your shell, so it stays out of your code and
+                your shell history&apos;s commands:
+                <CodeBlock
+                  code={`read -rs ${KEY_ENV} && export ${KEY_ENV}`}
+                  lang="bash"
+                  title="Paste the key, then Enter"
+                />
+              </li>
+              <li>
+                <strong>Make the first call:</strong> list the text models.
+                <CodeBlock
+                  code={firstCall.code}
+                  lang="bash"
+                  title="curl · Authorization: Bearer"
+                  example={{ route: listModels.name, language: "curl", form: "bearer", variant: "quick-start" }}
+                />
+                A JSON list of models means your key works. A 401 says what was wrong with it; see{" "}
+                <Link href="/docs/authentication#unauthorized">the 401 responses</Link>.
+              </li>
+            </ol>
+          ),
+        },
+        {
+          id: "routes",
+          title: "What you can call",
+          content: (
+            <>
+              <p>
+                These {publicRoutes.length} routes are the whole public API; each has its own page with examples in
+                curl, Node and Python. Every other path of this site is the portal, which takes a browser session and
+                refuses API keys (<Link href="/docs/sessions-and-keys">why</Link>).
+              </p>
+              <RouteTable />
+            </>
+          ),
+        },
+        {
+          id: "next",
+          title: "Next steps",
+          content: (
+            <ul>
+              <li>
+                <Link href="/docs/authentication">Authentication</Link>: the two header forms and what a 401 means.
+              </li>
+              <li>
+                <Link href="/docs/keeping-keys-safe">Keeping keys safe</Link>: environment variables, and never in a
+                browser.
+              </li>
+              <li>
+                <Link href="/docs/managing-keys#leaked-key-checklist">The leaked-key checklist</Link>, for the day you
+                need it.
+              </li>
+            </ul>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -1,54 +1,105 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { API_KEY_PATTERN } from "@/lib/keys/format";
+import { DocsArticle } from "@/components/docs/docs-article";
+import { ACTIVE_KEY_CAP } from "@/lib/keys/lifecycle";
 
 export const metadata: Metadata = { title: "Managing keys" };
 
 export default function ManagingKeysPage() {
   return (
-    <article className="max-w-3xl [&_h2]:mt-10 [&_h2]:text-xl [&_h2]:font-semibold [&_li]:mt-2 [&_ol]:mt-4 [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:mt-4 [&_ul]:mt-4 [&_ul]:list-disc [&_ul]:pl-6">
-      <h1 className="text-3xl font-bold">Managing keys</h1>
-      <h2 id="environments">Development and production keys</h2>
-      <p>
-        Every key belongs to one environment: development keys begin with <code>sk_dev_</code>, production keys with{" "}
-        <code>sk_prod_</code>. What one environment creates, the other cannot see. Use a development key while you build
-        and a separate production key in production. Every key matches <code>{API_KEY_PATTERN.source}</code>; its last
-        six characters are a checksum, so a mistyped key is refused without a lookup.
-      </p>
-      <h2 id="labels-and-expiry">Labels and expiry</h2>
-      <p>
-        Label each key after what uses it. A key can expire after 30 or 90 days, on a date you pick, or never. You can
-        hold up to 100 active keys.
-      </p>
-      <h2 id="rotation">Rotation with a grace period</h2>
-      <p>
-        Rotating a key creates a new one with the same label, environment and expiry, and lets the old one work for a
-        grace period you choose: none, 1 hour, 24 hours or 7 days. The key list shows the old key as “expiring after
-        rotation” with its last use, so you can see when your systems have moved over.
-      </p>
-      <ol>
-        <li>Rotate the key in the dashboard with a grace period long enough for a deploy.</li>
-        <li>Put the new key in your server’s environment variable and deploy.</li>
-        <li>Watch the old key’s “last used” time stop moving, then let the grace period end (or revoke it).</li>
-      </ol>
-      <h2 id="revocation">Revocation</h2>
-      <p>
-        Revoking a key switches it off on the very next request, on every server. It cannot be undone; the key stays in
-        your list, greyed, for the record.
-      </p>
-      <h2 id="leaked-key-checklist">Leaked-key checklist</h2>
-      <ol>
-        <li>
-          In the <Link href="/dashboard">dashboard</Link>, press <strong>This key leaked</strong> on the key. It is
-          revoked at once, with no grace period, and its replacement is shown once.
-        </li>
-        <li>Put the replacement in your server’s environment variable and deploy.</li>
-        <li>Check the leaked key’s last use in the key list: any use after the leak was not you.</li>
-        <li>
-          Review the <Link href="/dashboard/activity">activity log</Link> for changes you did not make.
-        </li>
-        <li>Remove the key from wherever it leaked (a repository’s history, a log, a ticket).</li>
-      </ol>
-    </article>
+    <DocsArticle
+      href="/docs/managing-keys"
+      title="Managing keys"
+      lead={
+        <p>
+          Keys are created, labelled, rotated and revoked in the <Link href="/dashboard">dashboard</Link>. Keyport keeps
+          only a hash of each key: the full key is shown once, when it is created, and never again.
+        </p>
+      }
+      sections={[
+        {
+          id: "environments",
+          title: "Development and production keys",
+          content: (
+            <p>
+              Every key belongs to one environment: development keys begin with <code>sk_dev_</code>, production keys
+              with <code>sk_prod_</code>. Files and generations made with one environment&apos;s keys are invisible to
+              the other&apos;s. Use development keys on your laptop and in CI, and separate production keys in
+              production, so a leaked laptop key cannot touch production data. Development keys have a lower{" "}
+              <Link href="/docs/limits-and-versioning#rate-limits">rate limit</Link>.
+            </p>
+          ),
+        },
+        {
+          id: "labels-and-expiry",
+          title: "Labels and expiry",
+          content: (
+            <p>
+              Label each key after what uses it (&ldquo;billing worker, eu-west&rdquo;), so the list tells you what
+              breaks if you revoke it; you can rename a key at any time. A key can expire after 30 or 90 days, on a date
+              you pick, or never; an expiring key is a good default for anything temporary. You can hold up to{" "}
+              {ACTIVE_KEY_CAP} active keys.
+            </p>
+          ),
+        },
+        {
+          id: "rotation",
+          title: "Rotation with a grace period",
+          content: (
+            <>
+              <p>
+                Rotating a key creates a new one with the same label, environment and expiry, and lets the old one work
+                for a grace period you choose: none, 1 hour, 24 hours or 7 days (never past its own expiry). The key
+                list shows the old key as &ldquo;expiring after rotation&rdquo;, with its last use.
+              </p>
+              <h3 id="zero-downtime-rotation">A zero-downtime rotation</h3>
+              <ol>
+                <li>
+                  Rotate the key in the dashboard with a grace period longer than a deploy takes. Copy the new key.
+                </li>
+                <li>
+                  Put the new key in your secret store or your servers&apos; environment variable (for example{" "}
+                  <code>KEYPORT_API_KEY</code>) and deploy. While the deploy rolls out, old and new instances both work:
+                  both keys are valid.
+                </li>
+                <li>
+                  Watch the old key&apos;s <em>last used</em> time stop moving (it is updated at most once a minute).
+                </li>
+                <li>Revoke the old key, or let the grace period end.</li>
+              </ol>
+            </>
+          ),
+        },
+        {
+          id: "revocation",
+          title: "Revocation",
+          content: (
+            <p>
+              Revoking a key switches it off on the very next request, on every server: there is no cache to wait out.
+              It cannot be undone; the key stays in your list, greyed, with the reason you gave, for the record. A
+              request with it gets <Link href="/docs/errors#revoked_api_key">401 revoked_api_key</Link>.
+            </p>
+          ),
+        },
+        {
+          id: "leaked-key-checklist",
+          title: "Leaked-key checklist",
+          content: (
+            <ol>
+              <li>
+                In the <Link href="/dashboard">dashboard</Link>, press <strong>This key leaked</strong> on the key. It
+                is revoked at once, with no grace period, and its replacement is shown once.
+              </li>
+              <li>Put the replacement in your servers&apos; environment variable and deploy.</li>
+              <li>Check the leaked key&apos;s last use in the key list: any use after the leak was not you.</li>
+              <li>
+                Review the <Link href="/dashboard/activity">activity log</Link> for changes you did not make.
+              </li>
+              <li>Remove the key from wherever it leaked (a repository&apos;s history, a log, a ticket).</li>
+            </ol>
+          ),
+        },
+      ]}
+    />
   );
 }

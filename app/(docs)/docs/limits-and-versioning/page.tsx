@@ -1,0 +1,124 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DocsArticle } from "@/components/docs/docs-article";
+import { Table, Td, Th, THead } from "@/components/ui/table";
+import { envDefaults } from "@/lib/env-schema";
+
+export const metadata: Metadata = { title: "Limits and versioning" };
+
+const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+
+export default function LimitsAndVersioningPage() {
+  const defaults = envDefaults();
+  return (
+    <DocsArticle
+      href="/docs/limits-and-versioning"
+      title="Limits and versioning"
+      lead={<p>What the API lets one key do, and what its version names promise.</p>}
+      sections={[
+        {
+          id: "rate-limits",
+          title: "Rate limits",
+          content: (
+            <>
+              <p>
+                Each key may make a number of requests per minute, counted in fixed one-minute windows and shared by
+                every server of the deployment. The defaults (an operator may change them):
+              </p>
+              <Table caption="Requests per minute per key">
+                <THead>
+                  <tr>
+                    <Th>Key</Th>
+                    <Th>Requests per minute</Th>
+                  </tr>
+                </THead>
+                <tbody>
+                  <tr>
+                    <Td>
+                      <code>sk_dev_…</code>
+                    </Td>
+                    <Td>{defaults.RATE_LIMIT_DEV_PER_MINUTE}</Td>
+                  </tr>
+                  <tr>
+                    <Td>
+                      <code>sk_prod_…</code>
+                    </Td>
+                    <Td>{defaults.RATE_LIMIT_PROD_PER_MINUTE}</Td>
+                  </tr>
+                </tbody>
+              </Table>
+              <p>Every response to an accepted key says where you stand:</p>
+              <ul>
+                <li>
+                  <code>RateLimit-Limit</code>: the requests allowed in a window.
+                </li>
+                <li>
+                  <code>RateLimit-Remaining</code>: what is left in this window.
+                </li>
+                <li>
+                  <code>RateLimit-Reset</code>: seconds until the window resets.
+                </li>
+              </ul>
+              <p>
+                Over the limit, the answer is <Link href="/docs/errors#rate_limited">429 rate_limited</Link> with{" "}
+                <code>Retry-After</code> in seconds: wait that long, then retry. Spread batch work out rather than
+                retrying in a tight loop.
+              </p>
+            </>
+          ),
+        },
+        {
+          id: "body-limits",
+          title: "Body limits",
+          content: (
+            <>
+              <Table caption="Request body limits">
+                <THead>
+                  <tr>
+                    <Th>Body</Th>
+                    <Th>Limit</Th>
+                  </tr>
+                </THead>
+                <tbody>
+                  <tr>
+                    <Td>JSON</Td>
+                    <Td>{mib(defaults.BODY_LIMIT_JSON_BYTES)}</Td>
+                  </tr>
+                  <tr>
+                    <Td>
+                      File upload (<code>multipart/form-data</code>)
+                    </Td>
+                    <Td>{mib(defaults.BODY_LIMIT_UPLOAD_BYTES)}</Td>
+                  </tr>
+                </tbody>
+              </Table>
+              <p>
+                A larger body is refused with <Link href="/docs/errors#payload_too_large">413 payload_too_large</Link>{" "}
+                before it is stored; the API reads no further than the limit.
+              </p>
+            </>
+          ),
+        },
+        {
+          id: "versions",
+          title: "What v1 and v1beta mean",
+          content: (
+            <>
+              <p>
+                The version is the first segment after <code>/api</code>. <code>v1</code> is the stable API: a field or
+                route is not removed or changed in meaning within <code>v1</code>; new optional fields and new routes
+                may appear, so ignore fields you do not know. <code>v1beta</code> holds the Gemini-style routes at the
+                path Google&apos;s client libraries call; it follows that format and may change with it.
+              </p>
+              <p>
+                Not published yet: the lifecycle states a route can be in, change events, and a deprecation policy
+                (notice periods and sunset headers). Until they are, a breaking change comes as a new version, never
+                within <code>v1</code>.
+              </p>
+            </>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,101 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { CodeBlock } from "@/components/docs/code-block";
+import { DocsArticle } from "@/components/docs/docs-article";
+import { SessionsKeysDiagram } from "@/components/docs/sessions-keys-diagram";
+import { errorExample } from "@/lib/docs/error-examples";
+import { publicBaseUrl } from "@/lib/env-schema";
+import { WWW_AUTHENTICATE } from "@/lib/public-api/credentials";
+import { publicRoutes } from "@/lib/public-api/routes";
+
+export const metadata: Metadata = { title: "Sessions and keys" };
+
+export default function SessionsAndKeysPage() {
+  const baseUrl = publicBaseUrl();
+  return (
+    <DocsArticle
+      href="/docs/sessions-and-keys"
+      title="Sessions and keys"
+      lead={
+        <p>
+          Keyport has two kinds of credential, for two kinds of caller, and they never stand in for each other: a
+          browser session for people using the portal, an API key for your servers calling the API.
+        </p>
+      }
+      sections={[
+        {
+          id: "diagram",
+          title: "Who uses what",
+          content: <SessionsKeysDiagram routeCount={publicRoutes.length} />,
+        },
+        {
+          id: "sessions",
+          title: "A browser session is for the portal",
+          content: (
+            <p>
+              When you <Link href="/sign-in">sign in</Link>, your browser gets a session cookie. It lets you use the
+              dashboard: create, label, rotate and revoke keys, read the activity log, and end your other sessions from
+              your account page. It is <code>HttpOnly</code>, scoped to this site, and ends after 7 idle days or 30 days
+              at most.
+            </p>
+          ),
+        },
+        {
+          id: "keys",
+          title: "An API key is for server-to-server calls",
+          content: (
+            <p>
+              An API key authenticates your server to the {publicRoutes.length} routes of the public API under{" "}
+              <code>/api/v1</code> and <code>/api/v1beta</code>, sent as <code>Authorization: Bearer &lt;key&gt;</code>{" "}
+              or <code>X-API-Key: &lt;key&gt;</code> (<Link href="/docs/authentication">Authentication</Link>). It
+              belongs in your server&apos;s environment, <Link href="/docs/keeping-keys-safe">never in a browser</Link>.
+            </p>
+          ),
+        },
+        {
+          id: "keys-refused-elsewhere",
+          title: "Keys are refused on every other route",
+          content: (
+            <>
+              <p>
+                A request to any path outside the public API that carries an API key, in either header, is refused with{" "}
+                <code>403</code>, whether or not it also has a session cookie, before anything else runs. This is the
+                exact response:
+              </p>
+              <CodeBlock
+                code={errorExample("api_key_not_allowed", baseUrl)}
+                lang="text"
+                title="403 api_key_not_allowed"
+              />
+              <p>
+                So a leaked key cannot sign in, change your account, or create more keys: it can only call the API, and
+                you can revoke it from the dashboard in one click.
+              </p>
+            </>
+          ),
+        },
+        {
+          id: "sessions-do-not-authenticate-the-api",
+          title: "Sessions do not authenticate the API",
+          content: (
+            <>
+              <p>
+                The public API ignores cookies. A request from a signed-in browser without a key gets the same answer as
+                any other request without a key:
+              </p>
+              <CodeBlock
+                code={errorExample("missing_api_key", baseUrl, { headers: { "WWW-Authenticate": WWW_AUTHENTICATE } })}
+                lang="text"
+                title="401 missing_api_key"
+              />
+              <p>
+                That is also why the API needs no CSRF protection and sends no CORS headers: a web page cannot borrow a
+                visitor&apos;s session to call it.
+              </p>
+            </>
+          ),
+        },
+      ]}
+    />
+  );
+}

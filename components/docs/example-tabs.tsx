@@ -1,0 +1,69 @@
+"use client";
+
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+
+export interface Tab {
+  label: string;
+  panel: ReactNode;
+}
+
+/**
+ * Tabs after the WAI-ARIA pattern: arrow keys move between tabs, only the
+ * chosen panel shows. Every panel is in the HTML (hidden ones too), so the
+ * page works, and its examples can be read, before any script runs.
+ */
+export function ExampleTabs({ label, tabs }: { label: string; tabs: Tab[] }) {
+  const [active, setActive] = useState(0);
+  const id = useId();
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+
+  function onKeyDown(event: KeyboardEvent) {
+    const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    const next = (active + step + tabs.length) % tabs.length;
+    setActive(next);
+    buttons.current[next]?.focus();
+  }
+
+  return (
+    <div className="my-4">
+      <div role="tablist" aria-label={label} className="flex gap-1 border-b border-zinc-200 dark:border-zinc-800">
+        {tabs.map((tab, index) => (
+          <button
+            key={tab.label}
+            ref={(element) => {
+              buttons.current[index] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${index}`}
+            aria-selected={index === active}
+            aria-controls={`${id}-panel-${index}`}
+            tabIndex={index === active ? 0 : -1}
+            onClick={() => setActive(index)}
+            onKeyDown={onKeyDown}
+            className={
+              index === active
+                ? "-mb-px border-b-2 border-indigo-600 px-3 py-1.5 text-sm font-semibold text-zinc-900 dark:border-indigo-400 dark:text-zinc-100"
+                : "px-3 py-1.5 text-sm text-zinc-700 hover:text-zinc-900 dark:text-zinc-300 dark:hover:text-zinc-100"
+            }
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      {tabs.map((tab, index) => (
+        <div
+          key={tab.label}
+          role="tabpanel"
+          id={`${id}-panel-${index}`}
+          aria-labelledby={`${id}-tab-${index}`}
+          hidden={index !== active}
+        >
+          {tab.panel}
+        </div>
+      ))}
+    </div>
+  );
+}

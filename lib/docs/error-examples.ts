@@ -1,0 +1,34 @@
+// Error responses as the docs show them: built by the same errorBody the
+// gate and the guard answer with, so the shape on the page is the shape on
+// the wire.
+import { STATUS_CODES } from "node:http";
+import { errorCatalog, type ErrorCode } from "../errors/catalog";
+import { errorBody } from "../errors/error-response";
+
+const EXAMPLE_REQUEST_ID = "req_7f3kq9x2m4n8p1r5t6v0w2yz";
+
+export function errorExample(
+  code: ErrorCode,
+  baseUrl: string,
+  options: { headers?: Record<string, string>; message?: string; param?: string } = {},
+): string {
+  const status = errorCatalog[code].status;
+  const headers = {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-store",
+    ...options.headers,
+    "X-Request-Id": EXAMPLE_REQUEST_ID,
+  };
+  const body = errorBody(code, {
+    baseUrl,
+    requestId: EXAMPLE_REQUEST_ID,
+    message: options.message,
+    param: options.param,
+  });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    "",
+    JSON.stringify(body, null, 2),
+  ].join("\n");
+}

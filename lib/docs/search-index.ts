@@ -1,0 +1,30 @@
+import { errorCatalog, errorCodes } from "../errors/catalog";
+import { publicRoutes } from "../public-api/routes";
+import { displayPath, docsPages, routeHref } from "./nav";
+import type { SearchEntry } from "./search";
+
+/** The search index: every docs page, every route and every error code. */
+export function buildSearchIndex(): SearchEntry[] {
+  return [
+    ...docsPages
+      .filter((page) => !page.href.startsWith("/docs/routes/"))
+      .map((page) => ({
+        title: page.title,
+        href: page.href,
+        kind: "page" as const,
+        text: `${page.description} ${page.keywords ?? ""}`,
+      })),
+    ...publicRoutes.map((route) => ({
+      title: `${route.method} ${displayPath(route)}`,
+      href: routeHref(route),
+      kind: "route" as const,
+      text: `${route.summary} ${route.name}`,
+    })),
+    ...errorCodes.map((code) => ({
+      title: code,
+      href: `/docs/errors#${code}`,
+      kind: "error" as const,
+      text: `${errorCatalog[code].status} ${errorCatalog[code].type} ${errorCatalog[code].message}`,
+    })),
+  ];
+}

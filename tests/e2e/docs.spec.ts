@@ -1,0 +1,234 @@
+// The docs, read as a user reads them: in the browser, from the production
+// build. They must cover exactly the registry's routes and the catalog's
+// error codes, link nowhere broken, work with a screen reader, search and copy,
+// and stay light.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { displayPath, docsPages, routeHref } from "../../lib/docs/nav";
+import { errorCodes } from "../../lib/errors/catalog";
+import { publicRoutes, routeErrors, routesForPath } from "../../lib/public-api/routes";
+
+const JS_BUDGET_BYTES = 150 * 1024;
+
+/** Every link on the page that stays on this site, as absolute paths with their fragment. */
+async function internalLinks(page: Page): Promise<string[]> {
+  const origin = new URL(page.url()).origin;
+  const hrefs = await page
+    .locator("a[href]")
+    .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+  return hrefs.filter((href) => new URL(href).origin === origin).map((href) => href.slice(origin.length));
+}
+
+test.describe("the docs cover the registry and the catalog, and nothing else", () => {
+  test("the route list has exactly the registry's routes, each linked to its page", async ({ page }) => {
+    await page.goto("/docs/routes");
+    const rows = await page.locator("tr[data-route]").evaluateAll((trs) =>
+      trs.map((tr) => ({
+        name: tr.getAttribute("data-route"),
+        method: tr.querySelector("td")?.textContent?.trim(),
+        path: tr.querySelector("a")?.textContent?.trim(),
+        href: tr.querySelector("a")?.getAttribute("href"),
+      })),
+    );
+    expect(rows.map((row) => row.name).sort()).toEqual(publicRoutes.map((route) => route.name).sort());
+    for (const route of publicRoutes) {
+      expect(rows.find((row) => row.name === route.name)).toEqual({
+        name: route.name,
+        method: route.method,
+        path: displayPath(route),
+        href: routeHref(route),
+      });
+    }
+  });
+
+  test("every route has a page with both header forms and exactly its errors", async ({ page }) => {
+    for (const route of publicRoutes) {
+      const response = await page.goto(routeHref(route));
+      expect(response?.status(), route.name).toBe(200);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${route.method} ${displayPath(route)}`);
+      const examples = page.locator(`[data-example-route="${route.name}"][data-example-variant="request"] pre`);
+      await expect(examples.filter({ hasText: "Authorization: Bearer" }).first()).toBeAttached();
+      await expect(examples.filter({ hasText: /X-API-Key/ }).first()).toBeAttached();
+      const codes = await page
+        .locator("tr[data-error-code]")
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-error-code")));
+      expect(codes, route.name).toEqual(routeErrors(route));
+    }
+  });
+
+  test("the errors page has an entry for every catalog code, and no other", async ({ page }) => {
+    await page.goto("/docs/errors");
+    const ids = await page
+      .locator("#codes ~ dl > div[id], section:has(#codes) dl > div[id]")
+      .evaluateAll((entries) => entries.map((entry) => entry.id));
+    expect([...new Set(ids)].sort()).toEqual([...errorCodes].sort());
+  });
+
+  test("the authentication page shows both header forms and every 401", async ({ page }) => {
+    await page.goto("/docs/authentication");
+    await expect(page.locator("#authorization-bearer")).toContainText("Authorization: Bearer <key>");
+    await expect(page.locator("#authorization-bearer")).toContainText("Recommended");
+    await expect(page.locator("#x-api-key")).toContainText("X-API-Key: <key>");
+    for (const code of ["missing_api_key", "invalid_api_key", "revoked_api_key", "expired_api_key"]) {
+      await expect(page.locator(`#unauthorized-${code}`)).toContainText(`"code": "${code}"`);
+    }
+  });
+
+  test("every API path any docs page mentions is a registry route", async ({ page }) => {
+    const mentioned = new Set<string>();
+    for (const docsPage of docsPages) {
+      await page.goto(docsPage.href);
+      // The visible text, plus every code block (the hidden tabs' too).
+      const texts = [await page.locator("main").innerText(), ...(await page.locator("main pre").allTextContents())];
+      for (const text of texts.map((t) => t.replace(/\{os\.environ\['[A-Z_]+'\]\}/g, "{id}"))) {
+        for (const match of text.matchAll(/\/api\/v1(?:beta)?\/[^\s"'`<>?,)\\]*/g)) mentioned.add(match[0]);
+      }
+    }
+    expect(mentioned.size).toBeGreaterThan(publicRoutes.length);
+    for (const apiPath of mentioned) {
+      // {param} and $ENV placeholders stand for one path segment.
+      const concrete = apiPath
+        .replace(/\{[a-z]+\}|\$\{[^}]+\}|\$[A-Z_]+|\{os\.environ\[[^\]]+\]\}/g, "x")
+        .replace(/[.:]$/, "");
+      expect(routesForPath(concrete), `the docs mention ${apiPath}`).not.toEqual([]);
+    }
+  });
+});
+
+test("every docs page loads without console errors, and every internal link on it works", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+
+  const linksByPage = new Map<string, string[]>();
+  for (const docsPage of docsPages) {
+    const response = await page.goto(docsPage.href);
+    expect(response?.status(), docsPage.href).toBe(200);
+    linksByPage.set(docsPage.href, await internalLinks(page));
+  }
+  expect(problems).toEqual([]);
+
+  const targets = new Set([...linksByPage.values()].flat());
+  expect(targets.size).toBeGreaterThan(docsPages.length);
+  const checkedPages = new Map<string, number>();
+  for (const target of targets) {
+    const url = new URL(target, "http://x");
+    if (!checkedPages.has(url.pathname)) {
+      checkedPages.set(url.pathname, (await request.get(url.pathname)).status());
+    }
+    expect(checkedPages.get(url.pathname), `link to ${target}`).toBe(200);
+    if (url.hash) {
+      await page.goto(url.pathname);
+      await expect(page.locator(`[id="${decodeURIComponent(url.hash.slice(1))}"]`), `anchor of ${target}`).toHaveCount(
+        1,
+      );
+    }
+  }
+});
+
+test("the search box finds pages, routes and error codes", async ({ page }) => {
+  await page.goto("/docs");
+  const search = page.getByRole("searchbox", { name: "Search the docs" });
+  const results = page.getByRole("search").getByRole("link");
+
+  await search.fill("rotate");
+  await expect(results.filter({ hasText: "Managing keys" })).toBeVisible();
+
+  await search.fill("401");
+  await expect(results.filter({ hasText: "missing_api_key" })).toBeVisible();
+
+  await search.fill("nothing-matches-this");
+  await expect(page.getByRole("search")).toContainText("Nothing found.");
+
+  await search.fill("chat completions");
+  await results.filter({ hasText: "POST /api/v1/chat/completions" }).click();
+  await expect(page).toHaveURL(/\/docs\/routes\/create-chat-completion$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("POST /api/v1/chat/completions");
+});
+
+test("a code block's copy button puts its code on the clipboard", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/docs/routes/list-models");
+  const block = page.locator('[data-example-route="list_models"][data-example-language="curl"]').first();
+  await block.getByRole("button", { name: "Copy" }).click();
+  await expect(block.getByRole("button", { name: "Copied" })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(await block.locator("pre").textContent());
+  expect(copied).toContain("curl --fail-with-body");
+  expect(copied).toContain("$KEYPORT_API_KEY");
+});
+
+test("the example tabs switch languages with the mouse and the arrow keys", async ({ page }) => {
+  await page.goto("/docs/routes/list-models");
+  const tabs = page.getByRole("tablist").first();
+  await tabs.getByRole("tab", { name: "Python" }).click();
+  await expect(page.getByRole("tabpanel").first()).toContainText("import requests");
+  await page.keyboard.press("ArrowLeft");
+  await expect(tabs.getByRole("tab", { name: "Node.js" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("tabpanel").first()).toContainText("await fetch(");
+});
+
+test("axe finds no serious or critical problem on any docs page, the landing page or sign-in", async ({ page }) => {
+  test.setTimeout(180_000);
+  for (const href of ["/", "/sign-in", ...docsPages.map((docsPage) => docsPage.href)]) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.goto(href);
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(
+        serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+        `${href} (${colorScheme})`,
+      ).toEqual([]);
+    }
+  }
+});
+
+/** Compressed bytes of every script a fresh browser loads for the page (nothing cached). */
+async function scriptBytes(browser: Browser, href: string): Promise<number> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(href, { waitUntil: "networkidle" });
+  const bytes = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .map((entry) => entry as PerformanceResourceTiming)
+      .filter((entry) => entry.initiatorType === "script" || new URL(entry.name).pathname.endsWith(".js"))
+      .reduce((sum, entry) => sum + entry.encodedBodySize, 0),
+  );
+  await context.close();
+  return bytes;
+}
+
+test("each docs page ships less than 150 KB of compressed JavaScript", async ({ browser }) => {
+  test.setTimeout(180_000);
+  // The landing page is the baseline: the framework's own share, with no docs components.
+  const baseline = await scriptBytes(browser, "/");
+  const sizes: Record<string, number> = {};
+  for (const docsPage of docsPages) sizes[docsPage.href] = await scriptBytes(browser, docsPage.href);
+
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const report = {
+    baseline: { href: "/", bytes: baseline },
+    pages: Object.fromEntries(
+      Object.entries(sizes).map(([href, bytes]) => [href, { bytes, ratio: Number((bytes / baseline).toFixed(3)) }]),
+    ),
+  };
+  mkdirSync(".test-logs", { recursive: true });
+  writeFileSync(path.join(".test-logs", "docs-js-sizes.json"), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(
+    [
+      `/ (baseline): ${kb(baseline)}`,
+      ...Object.entries(sizes).map(([href, b]) => `${href}: ${kb(b)} (${(b / baseline).toFixed(2)}x)`),
+    ].join("\n"),
+  );
+  expect(baseline).toBeGreaterThan(0);
+  for (const [href, bytes] of Object.entries(sizes)) {
+    expect(bytes, `${href} ships ${kb(bytes)}`).toBeLessThan(JS_BUDGET_BYTES);
+  }
+});
