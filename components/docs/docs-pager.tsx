@@ -1,5 +1,14 @@
 import Link from "next/link";
-import { neighbours } from "@/lib/docs/nav";
+import { neighbours, type DocsPage } from "@/lib/docs/nav";
+
+function PagerLink({ page, rel }: { page: DocsPage; rel: "prev" | "next" }) {
+  return (
+    <Link href={page.href} rel={rel} className={`no-underline hover:underline ${rel === "next" ? "text-right" : ""}`}>
+      <span className="block text-xs text-zinc-600 dark:text-zinc-400">{rel === "prev" ? "Previous" : "Next"}</span>
+      {page.title}
+    </Link>
+  );
+}
 
 export function DocsPager({ current }: { current: string }) {
   const { previous, next } = neighbours(current);
@@ -8,22 +17,8 @@ export function DocsPager({ current }: { current: string }) {
       aria-label="Previous and next page"
       className="mt-12 flex justify-between gap-4 border-t border-zinc-200 pt-6 text-sm dark:border-zinc-800"
     >
-      {previous ? (
-        <Link href={previous.href} rel="prev" className="no-underline hover:underline">
-          <span className="block text-xs text-zinc-600 dark:text-zinc-400">Previous</span>
-          {previous.title}
-        </Link>
-      ) : (
-        <span />
-      )}
-      {next ? (
-        <Link href={next.href} rel="next" className="text-right no-underline hover:underline">
-          <span className="block text-xs text-zinc-600 dark:text-zinc-400">Next</span>
-          {next.title}
-        </Link>
-      ) : (
-        <span />
-      )}
+      {previous ? <PagerLink page={previous} rel="prev" /> : <span />}
+      {next ? <PagerLink page={next} rel="next" /> : <span />}
     </nav>
   );
 }

@@ -2,13 +2,30 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th, THead } from "@/components/ui/table";
 import { displayPath, routeHref } from "@/lib/docs/nav";
-import { publicRoutes, versionOf, type ApiVersion } from "@/lib/public-api/routes";
+import { publicRoutes, versionOf, type ApiVersion, type PublicRoute } from "@/lib/public-api/routes";
 
-/** The public routes of one version (or all), straight from the registry. */
-export function RouteTable({ version }: { version?: ApiVersion }) {
-  const routes = publicRoutes.filter((route) => !version || versionOf(route) === version);
+function RouteRow({ route }: { route: PublicRoute }) {
   return (
-    <Table caption={version ? `The ${version} routes` : "The public API's routes"}>
+    <tr data-route={route.name}>
+      <Td>
+        <Badge tone={route.method === "GET" ? "info" : "success"}>{route.method}</Badge>
+      </Td>
+      <Td>
+        <Link href={routeHref(route)}>
+          <code className="break-all">{displayPath(route)}</code>
+        </Link>
+      </Td>
+      <Td>{route.summary}</Td>
+    </tr>
+  );
+}
+
+const VERSIONS: ApiVersion[] = ["v1", "v1beta"];
+
+/** The public routes, straight from the registry; grouped, each version under a heading row. */
+export function RouteTable({ grouped = false }: { grouped?: boolean }) {
+  return (
+    <Table caption="The public API's routes">
       <THead>
         <tr>
           <Th>Method</Th>
@@ -16,21 +33,28 @@ export function RouteTable({ version }: { version?: ApiVersion }) {
           <Th>Summary</Th>
         </tr>
       </THead>
-      <tbody>
-        {routes.map((route) => (
-          <tr key={route.name} data-route={route.name}>
-            <Td>
-              <Badge tone={route.method === "GET" ? "info" : "success"}>{route.method}</Badge>
-            </Td>
-            <Td>
-              <Link href={routeHref(route)}>
-                <code className="break-all">{displayPath(route)}</code>
-              </Link>
-            </Td>
-            <Td>{route.summary}</Td>
-          </tr>
-        ))}
-      </tbody>
+      {grouped ? (
+        VERSIONS.map((version) => (
+          <tbody key={version}>
+            <tr>
+              <th scope="colgroup" colSpan={3} className="bg-zinc-50 px-3 py-2 text-left dark:bg-zinc-900">
+                <span id={`version-${version}`}>{version}</span>
+              </th>
+            </tr>
+            {publicRoutes
+              .filter((route) => versionOf(route) === version)
+              .map((route) => (
+                <RouteRow key={route.name} route={route} />
+              ))}
+          </tbody>
+        ))
+      ) : (
+        <tbody>
+          {publicRoutes.map((route) => (
+            <RouteRow key={route.name} route={route} />
+          ))}
+        </tbody>
+      )}
     </Table>
   );
 }

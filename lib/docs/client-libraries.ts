@@ -89,12 +89,7 @@ print(message.content[0].text)`,
   ];
 }
 
-function google(baseUrl: string): ClientSnippet[] {
-  return [
-    {
-      library: "@google/genai (npm)",
-      language: "node",
-      code: `import { GoogleGenAI } from "@google/genai";
+const GOOGLE_CLIENT_NODE = (baseUrl: string) => `import { GoogleGenAI } from "@google/genai";
 
 // Google's own key header is not one of Keyport's: send the key as a Bearer token.
 const client = new GoogleGenAI({
@@ -103,17 +98,9 @@ const client = new GoogleGenAI({
     baseUrl: "${baseUrl}/api",
     headers: { Authorization: \`Bearer \${process.env.${KEY_ENV}}\` },
   },
-});
-const response = await client.models.generateContent({
-  model: "${TEXT_MODEL}",
-  contents: "${PROMPT}",
-});
-console.log(response.text);`,
-    },
-    {
-      library: "google-genai (PyPI)",
-      language: "python",
-      code: `import os
+});`;
+
+const GOOGLE_CLIENT_PYTHON = (baseUrl: string) => `import os
 
 from google import genai
 from google.genai import types
@@ -125,7 +112,46 @@ client = genai.Client(
         base_url="${baseUrl}/api",
         headers={"Authorization": f"Bearer {os.environ['${KEY_ENV}']}"},
     ),
-)
+)`;
+
+function googleStream(baseUrl: string): ClientSnippet[] {
+  return [
+    {
+      library: "@google/genai (npm)",
+      language: "node",
+      code: `${GOOGLE_CLIENT_NODE(baseUrl)}
+const stream = await client.models.generateContentStream({
+  model: "${TEXT_MODEL}",
+  contents: "${PROMPT}",
+});
+for await (const chunk of stream) process.stdout.write(chunk.text ?? "");`,
+    },
+    {
+      library: "google-genai (PyPI)",
+      language: "python",
+      code: `${GOOGLE_CLIENT_PYTHON(baseUrl)}
+for chunk in client.models.generate_content_stream(model="${TEXT_MODEL}", contents="${PROMPT}"):
+    print(chunk.text, end="")`,
+    },
+  ];
+}
+
+function google(baseUrl: string): ClientSnippet[] {
+  return [
+    {
+      library: "@google/genai (npm)",
+      language: "node",
+      code: `${GOOGLE_CLIENT_NODE(baseUrl)}
+const response = await client.models.generateContent({
+  model: "${TEXT_MODEL}",
+  contents: "${PROMPT}",
+});
+console.log(response.text);`,
+    },
+    {
+      library: "google-genai (PyPI)",
+      language: "python",
+      code: `${GOOGLE_CLIENT_PYTHON(baseUrl)}
 response = client.models.generate_content(model="${TEXT_MODEL}", contents="${PROMPT}")
 print(response.text)`,
     },
@@ -140,8 +166,9 @@ export function clientSnippets(route: RouteName, baseUrl: string): ClientSnippet
     case "create_message":
       return anthropic(baseUrl);
     case "generate_content":
-    case "stream_generate_content":
       return google(baseUrl);
+    case "stream_generate_content":
+      return googleStream(baseUrl);
     default:
       return [];
   }

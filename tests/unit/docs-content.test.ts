@@ -77,3 +77,19 @@ describe("the search", () => {
     expect(searchDocs(index, "api", 3)).toHaveLength(3);
   });
 });
+
+describe("the docs' base URL", () => {
+  it("is PUBLIC_BASE_URL without a trailing slash, so no example has a double slash", async () => {
+    const { docsBaseUrl } = await import("@/lib/docs/base-url");
+    const saved = process.env.PUBLIC_BASE_URL;
+    try {
+      process.env.PUBLIC_BASE_URL = "https://api.keyport.example/";
+      expect(docsBaseUrl()).toBe("https://api.keyport.example");
+      delete process.env.PUBLIC_BASE_URL;
+      expect(docsBaseUrl()).toBe("http://localhost:3000");
+    } finally {
+      if (saved === undefined) delete process.env.PUBLIC_BASE_URL;
+      else process.env.PUBLIC_BASE_URL = saved;
+    }
+  });
+});

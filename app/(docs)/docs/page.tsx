@@ -5,7 +5,7 @@ import { DocsArticle } from "@/components/docs/docs-article";
 import { RouteTable } from "@/components/docs/route-table";
 import { exampleInputs } from "@/lib/docs/example-inputs";
 import { KEY_ENV, routeExamples } from "@/lib/docs/examples";
-import { publicBaseUrl } from "@/lib/env-schema";
+import { docsBaseUrl } from "@/lib/docs/base-url";
 import { publicRoutes } from "@/lib/public-api/routes";
 
 export const metadata: Metadata = { title: "API documentation" };
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "API documentation" };
 const listModels = publicRoutes.find((route) => route.name === "list_models")!;
 
 export default function DocsOverviewPage() {
-  const baseUrl = publicBaseUrl();
+  const baseUrl = docsBaseUrl();
   const firstCall = routeExamples(baseUrl, listModels, exampleInputs.list_models).find(
     (example) => example.language === "curl" && example.form === "bearer",
   )!;

@@ -5,8 +5,8 @@ import { DocsArticle } from "@/components/docs/docs-article";
 import { Badge } from "@/components/ui/badge";
 import { errorExample } from "@/lib/docs/error-examples";
 import { exampleInputs } from "@/lib/docs/example-inputs";
-import { routeExamples } from "@/lib/docs/examples";
-import { publicBaseUrl } from "@/lib/env-schema";
+import { headerFormLabels, routeExamples, type HeaderForm } from "@/lib/docs/examples";
+import { docsBaseUrl } from "@/lib/docs/base-url";
 import { errorCatalog } from "@/lib/errors/catalog";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
 import { WWW_AUTHENTICATE, WWW_AUTHENTICATE_INVALID } from "@/lib/public-api/credentials";
@@ -15,6 +15,23 @@ import { publicRoutes } from "@/lib/public-api/routes";
 export const metadata: Metadata = { title: "Authentication" };
 
 const listModels = publicRoutes.find((route) => route.name === "list_models")!;
+
+const headerForms = [
+  {
+    id: "authorization-bearer",
+    form: "bearer",
+    header: "Authorization",
+    recommended: true,
+    text: "The standard HTTP form (RFC 6750), and the one to use in production: proxies, log scrubbers and secret scanners know to treat it as a credential. The scheme name is case-insensitive.",
+  },
+  {
+    id: "x-api-key",
+    form: "x-api-key",
+    header: "X-API-Key",
+    recommended: false,
+    text: "The alternative, for tools where a custom header is easier to set. It works the same way on every route. Send it without an Authorization header: any Authorization header that is not Bearer with the same key is refused.",
+  },
+] as const;
 
 const unauthorized = [
   { code: "missing_api_key", when: "No key was sent in either header.", header: WWW_AUTHENTICATE },
@@ -32,9 +49,9 @@ const unauthorized = [
 ] as const;
 
 export default function AuthenticationPage() {
-  const baseUrl = publicBaseUrl();
-  const curl = routeExamples(baseUrl, listModels, exampleInputs.list_models).filter((e) => e.language === "curl");
-  const form = (name: "bearer" | "x-api-key") => curl.find((example) => example.form === name)!;
+  const baseUrl = docsBaseUrl();
+  const examples = routeExamples(baseUrl, listModels, exampleInputs.list_models);
+  const curl = (form: HeaderForm) => examples.find((e) => e.language === "curl" && e.form === form)!;
   return (
     <DocsArticle
       href="/docs/authentication"
@@ -51,36 +68,23 @@ export default function AuthenticationPage() {
           title: "The two header forms",
           content: (
             <div className="grid gap-4 md:grid-cols-2">
-              <div id="authorization-bearer" className="scroll-mt-4">
-                <h3 className="flex items-center gap-2">
-                  <code>Authorization: Bearer &lt;key&gt;</code> <Badge tone="success">Recommended</Badge>
-                </h3>
-                <p>
-                  The standard HTTP form (RFC 6750), and the one to use in production: proxies, log scrubbers and secret
-                  scanners know to treat it as a credential. The scheme name is case-insensitive.
-                </p>
-                <CodeBlock
-                  code={form("bearer").code}
-                  lang="bash"
-                  title="curl · Authorization: Bearer"
-                  example={{ route: listModels.name, language: "curl", form: "bearer", variant: "authentication" }}
-                />
-              </div>
-              <div id="x-api-key" className="scroll-mt-4">
-                <h3>
-                  <code>X-API-Key: &lt;key&gt;</code>
-                </h3>
-                <p>
-                  The alternative, for clients that reserve <code>Authorization</code> for something else. It works the
-                  same way on every route.
-                </p>
-                <CodeBlock
-                  code={form("x-api-key").code}
-                  lang="bash"
-                  title="curl · X-API-Key"
-                  example={{ route: listModels.name, language: "curl", form: "x-api-key", variant: "authentication" }}
-                />
-              </div>
+              {headerForms.map(({ id, form, header, recommended, text }) => (
+                <div key={id} id={id} className="scroll-mt-4">
+                  <h3 className="flex items-center gap-2">
+                    <code>
+                      {header}: {form === "bearer" ? "Bearer " : ""}&lt;key&gt;
+                    </code>
+                    {recommended && <Badge tone="success">Recommended</Badge>}
+                  </h3>
+                  <p>{text}</p>
+                  <CodeBlock
+                    code={curl(form).code}
+                    lang="bash"
+                    title={`curl · ${headerFormLabels[form]}`}
+                    example={{ route: listModels.name, language: "curl", form, variant: "authentication" }}
+                  />
+                </div>
+              ))}
             </div>
           ),
         },

@@ -4,7 +4,7 @@ import { CodeBlock } from "@/components/docs/code-block";
 import { DocsArticle } from "@/components/docs/docs-article";
 import { Badge } from "@/components/ui/badge";
 import { errorExample } from "@/lib/docs/error-examples";
-import { publicBaseUrl } from "@/lib/env-schema";
+import { docsBaseUrl } from "@/lib/docs/base-url";
 import { errorCatalog, errorCodes } from "@/lib/errors/catalog";
 import { WWW_AUTHENTICATE_INVALID } from "@/lib/public-api/credentials";
 
@@ -13,15 +13,15 @@ export const metadata: Metadata = { title: "Errors" };
 // Generated from the error catalog the gate answers with: a code cannot be
 // answered without appearing here, and every doc_url points at an anchor below.
 export default function ErrorsPage() {
-  const baseUrl = publicBaseUrl();
+  const baseUrl = docsBaseUrl();
   return (
     <DocsArticle
       href="/docs/errors"
       title="Errors"
       lead={
         <p>
-          Every error, from the API and from the portal, has the same JSON body and a status that says which kind of
-          problem it is. Branch on <code>error.code</code>; the message is for people and may change.
+          Every error of the public API (and of the portal&apos;s JSON routes) has the same JSON body and a status that
+          says which kind of problem it is. Branch on <code>error.code</code>; the message is for people and may change.
         </p>
       }
       sections={[

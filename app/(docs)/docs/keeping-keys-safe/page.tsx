@@ -3,7 +3,7 @@ import Link from "next/link";
 import { CodeBlock } from "@/components/docs/code-block";
 import { DocsArticle } from "@/components/docs/docs-article";
 import { Badge } from "@/components/ui/badge";
-import { publicBaseUrl } from "@/lib/env-schema";
+import { docsBaseUrl } from "@/lib/docs/base-url";
 
 export const metadata: Metadata = { title: "Keeping keys safe" };
 
@@ -54,7 +54,7 @@ export function ModelsList() {
 }`;
 
 export default function KeepingKeysSafePage() {
-  const baseUrl = publicBaseUrl();
+  const baseUrl = docsBaseUrl();
   return (
     <DocsArticle
       href="/docs/keeping-keys-safe"

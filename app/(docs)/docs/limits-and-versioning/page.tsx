@@ -22,8 +22,9 @@ export default function LimitsAndVersioningPage() {
           content: (
             <>
               <p>
-                Each key may make a number of requests per minute, counted in fixed one-minute windows and shared by
-                every server of the deployment. The defaults (an operator may change them):
+                Each key may make a number of requests per minute, counted in fixed one-minute windows. With several
+                servers the count is shared (in Redis or PostgreSQL), so the limit holds however requests are spread;
+                the single-server SQLite default counts in memory. The defaults (an operator may change them):
               </p>
               <Table caption="Requests per minute per key">
                 <THead>
@@ -47,7 +48,10 @@ export default function LimitsAndVersioningPage() {
                   </tr>
                 </tbody>
               </Table>
-              <p>Every response to an accepted key says where you stand:</p>
+              <p>
+                Every response to an accepted key says where you stand (unless the operator chose to let requests
+                through while the counter store is down, when the headers are left out):
+              </p>
               <ul>
                 <li>
                   <code>RateLimit-Limit</code>: the requests allowed in a window.

@@ -76,8 +76,8 @@ export default function ManagingKeysPage() {
           content: (
             <p>
               Revoking a key switches it off on the very next request, on every server: there is no cache to wait out.
-              It cannot be undone; the key stays in your list, greyed, with the reason you gave, for the record. A
-              request with it gets <Link href="/docs/errors#revoked_api_key">401 revoked_api_key</Link>.
+              It cannot be undone; the key stays in your list, greyed, and the reason you gave is kept in the activity
+              log. A request with it gets <Link href="/docs/errors#revoked_api_key">401 revoked_api_key</Link>.
             </p>
           ),
         },
@@ -88,7 +88,8 @@ export default function ManagingKeysPage() {
             <ol>
               <li>
                 In the <Link href="/dashboard">dashboard</Link>, press <strong>This key leaked</strong> on the key. It
-                is revoked at once, with no grace period, and its replacement is shown once.
+                is revoked at once, with no grace period, and its replacement is shown once. (If the key was already
+                being rotated, it is revoked and the replacement you already have stays: deploy that one.)
               </li>
               <li>Put the replacement in your servers&apos; environment variable and deploy.</li>
               <li>Check the leaked key&apos;s last use in the key list: any use after the leak was not you.</li>

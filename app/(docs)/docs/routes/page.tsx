@@ -24,29 +24,20 @@ export default function RouteListPage() {
       }
       sections={[
         {
-          id: "v1",
-          title: `v1 (${count("v1")} routes)`,
-          content: (
-            <>
-              <p>
-                The stable API: the catalog, OpenAI- and Anthropic-style text generation, files and media generations.
-              </p>
-              <RouteTable version="v1" />
-            </>
-          ),
+          id: "all-routes",
+          title: "All routes, by version",
+          content: <RouteTable grouped />,
         },
         {
-          id: "v1beta",
-          title: `v1beta (${count("v1beta")} routes)`,
+          id: "versions",
+          title: "v1 and v1beta",
           content: (
-            <>
-              <p>
-                Gemini-style text generation, under the path Google&apos;s client libraries use. What{" "}
-                <code>v1beta</code> promises is on <Link href="/docs/limits-and-versioning">Limits and versioning</Link>
-                .
-              </p>
-              <RouteTable version="v1beta" />
-            </>
+            <p>
+              <code>v1</code> ({count("v1")} routes) is the stable API: the catalog, OpenAI- and Anthropic-style text
+              generation, files and media generations. <code>v1beta</code> ({count("v1beta")} routes) holds the
+              Gemini-style text generation, under the path Google&apos;s client libraries use. What each promises is on{" "}
+              <Link href="/docs/limits-and-versioning#versions">Limits and versioning</Link>.
+            </p>
           ),
         },
         {

@@ -4,14 +4,14 @@ import { CodeBlock } from "@/components/docs/code-block";
 import { DocsArticle } from "@/components/docs/docs-article";
 import { SessionsKeysDiagram } from "@/components/docs/sessions-keys-diagram";
 import { errorExample } from "@/lib/docs/error-examples";
-import { publicBaseUrl } from "@/lib/env-schema";
+import { docsBaseUrl } from "@/lib/docs/base-url";
 import { WWW_AUTHENTICATE } from "@/lib/public-api/credentials";
 import { publicRoutes } from "@/lib/public-api/routes";
 
 export const metadata: Metadata = { title: "Sessions and keys" };
 
 export default function SessionsAndKeysPage() {
-  const baseUrl = publicBaseUrl();
+  const baseUrl = docsBaseUrl();
   return (
     <DocsArticle
       href="/docs/sessions-and-keys"
@@ -60,7 +60,7 @@ export default function SessionsAndKeysPage() {
               <p>
                 A request to any path outside the public API that carries an API key, in either header, is refused with{" "}
                 <code>403</code>, whether or not it also has a session cookie, before anything else runs. This is the
-                exact response:
+                response (besides the security headers every response carries):
               </p>
               <CodeBlock
                 code={errorExample("api_key_not_allowed", baseUrl)}

@@ -12,7 +12,7 @@ import { exampleInputs, streamVariants } from "@/lib/docs/example-inputs";
 import { displayPath, routeHref, routeSlug } from "@/lib/docs/nav";
 import { bodyFields, queryFields, type Field } from "@/lib/docs/request-fields";
 import { responseExample } from "@/lib/docs/response-examples";
-import { publicBaseUrl } from "@/lib/env-schema";
+import { docsBaseUrl } from "@/lib/docs/base-url";
 import {
   pathParamDescriptions,
   pathParamNames,
@@ -55,7 +55,7 @@ const STREAM_NOTES: Partial<Record<RouteName, string>> = {
 export default async function RoutePage({ params }: { params: Promise<{ route: string }> }) {
   const route = findRoute((await params).route);
   if (!route) notFound();
-  const baseUrl = publicBaseUrl();
+  const baseUrl = docsBaseUrl();
   const name = route.name as RouteName;
   const input = exampleInputs[name];
   const response = await responseExample(route);
@@ -109,9 +109,10 @@ export default async function RoutePage({ params }: { params: Promise<{ route: s
           )}
           {creates && (
             <p>
-              Optional header <code>Idempotency-Key</code> (1 to 255 visible ASCII characters): a retry with the same
-              key and body within 24 hours answers the same generation with <code>Idempotent-Replayed: true</code>; the
-              same key with another body is <Link href="/docs/errors#idempotency_key_mismatch">422</Link>.
+              Optional header <code>Idempotency-Key</code> (1 to 255 visible ASCII characters, scoped to the API key
+              that sends it): a retry with the same API key, Idempotency-Key and body within 24 hours answers the same
+              generation with <code>Idempotent-Replayed: true</code>; the same key with another body is{" "}
+              <Link href="/docs/errors#idempotency_key_mismatch">422</Link>.
             </p>
           )}
         </>
@@ -124,7 +125,8 @@ export default async function RoutePage({ params }: { params: Promise<{ route: s
         <>
           <p>
             Each example reads the key from the <code>KEYPORT_API_KEY</code> environment variable and is shown with both
-            header forms.
+            header forms. Save a Node example as a <code>.mjs</code> file (it uses <code>import</code> and top-level{" "}
+            <code>await</code>) and run it with Node 20 or later.
             {route.path.includes("[id]") && (
               <>
                 {" "}
@@ -170,8 +172,8 @@ export default async function RoutePage({ params }: { params: Promise<{ route: s
           <p>{STREAM_NOTES[name]}</p>
           <p>
             Events are produced as you read them: read the body incrementally (curl&apos;s <code>-N</code>, a streamed{" "}
-            <code>fetch</code> body, <code>requests</code> with <code>stream=True</code>) and stop reading to stop the
-            generation.
+            <code>fetch</code> body, <code>requests</code> with <code>stream=True</code>). Close the connection (abort
+            the request) to stop the generation.
           </p>
           {stream ? (
             <RouteExamples baseUrl={baseUrl} route={route} input={stream} variant="stream" />
