@@ -2,7 +2,7 @@
 // build. They must cover exactly the registry's routes and the catalog's
 // error codes, link nowhere broken, work with a screen reader, search and copy,
 // and stay light.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
@@ -95,6 +95,15 @@ test.describe("the docs cover the registry and the catalog, and nothing else", (
       expect(routesForPath(concrete), `the docs mention ${apiPath}`).not.toEqual([]);
     }
   });
+});
+
+test("every docs page and the search index were prerendered by the build", () => {
+  const manifest = JSON.parse(readFileSync(path.join(".next", "prerender-manifest.json"), "utf8")) as {
+    routes: Record<string, unknown>;
+  };
+  for (const href of [...docsPages.map((docsPage) => docsPage.href), "/docs/search-index.json"]) {
+    expect(manifest.routes[href], href).toBeDefined();
+  }
 });
 
 test("every docs page loads without console errors, and every internal link on it works", async ({ page, request }) => {
