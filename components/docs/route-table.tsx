@@ -38,7 +38,7 @@ export function RouteTable({ grouped = false }: { grouped?: boolean }) {
           <tbody key={version}>
             <tr>
               <th scope="colgroup" colSpan={3} className="bg-zinc-50 px-3 py-2 text-left dark:bg-zinc-900">
-                <span id={`version-${version}`}>{version}</span>
+                {version}
               </th>
             </tr>
             {publicRoutes

@@ -61,7 +61,7 @@ test.describe("the docs cover the registry and the catalog, and nothing else", (
   test("the errors page has an entry for every catalog code, and no other", async ({ page }) => {
     await page.goto("/docs/errors");
     const ids = await page
-      .locator("#codes ~ dl > div[id], section:has(#codes) dl > div[id]")
+      .locator('section[aria-labelledby="codes"] dl > div[id]')
       .evaluateAll((entries) => entries.map((entry) => entry.id));
     expect([...new Set(ids)].sort()).toEqual([...errorCodes].sort());
   });
