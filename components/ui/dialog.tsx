@@ -1,58 +1,125 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
-import { Button } from "./button";
+import { AlertDialog as AlertPrimitive, Dialog as DialogPrimitive } from "radix-ui";
+import type { ComponentProps, ReactNode } from "react";
+import { cn } from "./cn";
 
-interface DialogProps {
+// Modal dialogs on Radix primitives: focus is trapped and returned, Escape and
+// the close button dismiss, and the title and description name the dialog.
+// `Dialog` is for forms; `AlertDialog` is for a choice with consequences: it
+// starts on its Cancel button and ignores clicks outside it.
+
+const overlayClasses = "fixed inset-0 z-40 bg-black/50";
+const contentClasses =
+  "fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[min(32rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col overflow-y-auto rounded-lg border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl sm:p-6 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100";
+const titleClasses = "pr-8 text-lg font-semibold break-words";
+const descriptionClasses = "mt-1 text-sm text-zinc-600 dark:text-zinc-400";
+const closeClasses =
+  "absolute right-3 top-3 inline-flex size-8 items-center justify-center rounded-md text-xl leading-none text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800";
+
+type ContentHandlers = Pick<
+  ComponentProps<typeof DialogPrimitive.Content>,
+  "onOpenAutoFocus" | "onCloseAutoFocus" | "onEscapeKeyDown"
+>;
+
+interface DialogProps extends ContentHandlers {
   open: boolean;
-  onClose: () => void;
+  onOpenChange: (open: boolean) => void;
   title: string;
-  description?: string;
+  description?: ReactNode;
   children: ReactNode;
+  /** What the close button does; by default it closes. */
+  onCloseButton?: () => void;
+  className?: string;
+}
+
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  onCloseButton,
+  className,
+  ...handlers
+}: DialogProps) {
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className={overlayClasses} />
+        <DialogPrimitive.Content
+          className={cn(contentClasses, className)}
+          {...(description ? {} : { "aria-describedby": undefined })}
+          {...handlers}
+        >
+          <DialogPrimitive.Title className={titleClasses}>{title}</DialogPrimitive.Title>
+          {description && (
+            <DialogPrimitive.Description className={descriptionClasses}>{description}</DialogPrimitive.Description>
+          )}
+          <div className="mt-4">{children}</div>
+          {/* Last in the DOM, so opening starts in the form's first field. */}
+          {onCloseButton ? (
+            <button type="button" aria-label="Close" className={closeClasses} onClick={onCloseButton}>
+              ×
+            </button>
+          ) : (
+            <DialogPrimitive.Close aria-label="Close" className={closeClasses}>
+              ×
+            </DialogPrimitive.Close>
+          )}
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}
+
+export function AlertDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  className,
+  ...handlers
+}: Omit<DialogProps, "onCloseButton">) {
+  return (
+    <AlertPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <AlertPrimitive.Portal>
+        <AlertPrimitive.Overlay className={overlayClasses} />
+        <AlertPrimitive.Content
+          className={cn(contentClasses, className)}
+          {...(description ? {} : { "aria-describedby": undefined })}
+          {...handlers}
+          onOpenAutoFocus={(event) => focusMarked(event, handlers.onOpenAutoFocus)}
+        >
+          <AlertPrimitive.Title className={titleClasses}>{title}</AlertPrimitive.Title>
+          {description && (
+            <AlertPrimitive.Description className={descriptionClasses}>{description}</AlertPrimitive.Description>
+          )}
+          <div className="mt-4">{children}</div>
+        </AlertPrimitive.Content>
+      </AlertPrimitive.Portal>
+    </AlertPrimitive.Root>
+  );
 }
 
 /**
- * A modal on the native <dialog> element: the browser traps focus, Escape
- * closes it, and focus returns to where it was.
+ * An alert dialog starts on its Cancel button; a dialog with no Cancel marks
+ * the control to start on with `data-autofocus`.
  */
-export function Dialog({ open, onClose, title, description, children }: DialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const descriptionId = useId();
+function focusMarked(event: Event, next?: (event: Event) => void) {
+  const marked = (event.target as HTMLElement | null)?.querySelector<HTMLElement>("[data-autofocus]");
+  if (marked) {
+    event.preventDefault();
+    marked.focus();
+  }
+  next?.(event);
+}
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      dialog.showModal();
-      // Start in the first field, not on the close button.
-      dialog.querySelector<HTMLElement>("[data-autofocus], input:not([type=hidden]), select, textarea")?.focus();
-    }
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+/** The safe way out of an alert dialog; it receives focus when the dialog opens. */
+export const AlertDialogCancel = AlertPrimitive.Cancel;
 
-  return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      aria-describedby={description ? descriptionId : undefined}
-      onClose={onClose}
-      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-6 text-zinc-900 shadow-xl backdrop:bg-black/50 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
-    >
-      <div className="flex items-start justify-between gap-4">
-        <h2 id={titleId} className="text-lg font-semibold">
-          {title}
-        </h2>
-        <Button variant="ghost" aria-label="Close" onClick={onClose} className="min-h-8 px-2 py-1">
-          ×
-        </Button>
-      </div>
-      {description && (
-        <p id={descriptionId} className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          {description}
-        </p>
-      )}
-      <div className="mt-4">{children}</div>
-    </dialog>
-  );
+/** A row of dialog buttons: stacked on a phone, the safe choice first in reading order. */
+export function DialogActions({ children }: { children: ReactNode }) {
+  return <div className="mt-2 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
 }

@@ -1,34 +1,64 @@
-import { useId, type SelectHTMLAttributes } from "react";
+"use client";
+
+import { Select as SelectPrimitive } from "radix-ui";
+import { useId } from "react";
 import { cn } from "./cn";
 
-interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
+interface SelectProps {
   label: string;
+  name: string;
   options: readonly (readonly [value: string, text: string])[];
+  value?: string;
+  defaultValue?: string;
+  onValueChange?: (value: string) => void;
+  className?: string;
 }
 
-/** A labelled select. */
-export function Select({ label, options, className, id, ...props }: SelectProps) {
-  const generatedId = useId();
-  const selectId = id ?? generatedId;
+/**
+ * A labelled select (Radix: a listbox with keyboard and typeahead). Inside a
+ * form it also submits its value under `name`.
+ */
+export function Select({ label, name, options, className, ...props }: SelectProps) {
+  const id = useId();
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={selectId} className="text-sm font-medium">
+      <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <select
-        id={selectId}
-        className={cn(
-          "min-h-10 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900",
-          className,
-        )}
-        {...props}
-      >
-        {options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
+      <SelectPrimitive.Root name={name} {...props}>
+        <SelectPrimitive.Trigger
+          id={id}
+          className={cn(
+            "inline-flex min-h-10 items-center justify-between gap-2 rounded-md border border-zinc-300 bg-white px-3 py-2 text-left text-sm dark:border-zinc-700 dark:bg-zinc-900",
+            className,
+          )}
+        >
+          <SelectPrimitive.Value />
+          <SelectPrimitive.Icon aria-hidden className="text-zinc-500 dark:text-zinc-400">
+            ▾
+          </SelectPrimitive.Icon>
+        </SelectPrimitive.Trigger>
+        <SelectPrimitive.Portal>
+          <SelectPrimitive.Content
+            position="popper"
+            sideOffset={4}
+            collisionPadding={8}
+            className="z-50 max-h-(--radix-select-content-available-height) min-w-(--radix-select-trigger-width) overflow-hidden rounded-md border border-zinc-200 bg-white text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          >
+            <SelectPrimitive.Viewport className="p-1">
+              {options.map(([value, text]) => (
+                <SelectPrimitive.Item
+                  key={value}
+                  value={value}
+                  className="flex min-h-10 cursor-pointer items-center rounded px-3 text-sm outline-none select-none data-highlighted:bg-zinc-100 data-[state=checked]:font-semibold dark:data-highlighted:bg-zinc-800"
+                >
+                  <SelectPrimitive.ItemText>{text}</SelectPrimitive.ItemText>
+                </SelectPrimitive.Item>
+              ))}
+            </SelectPrimitive.Viewport>
+          </SelectPrimitive.Content>
+        </SelectPrimitive.Portal>
+      </SelectPrimitive.Root>
     </div>
   );
 }

@@ -1,0 +1,57 @@
+"use client";
+
+import { startTransition, useActionState, useEffect, useEffectEvent, useRef, type FormEvent } from "react";
+import type { ActionState, FormAction } from "@/lib/action-result";
+
+/**
+ * The app's one form pattern: a server action through useActionState.
+ *
+ * Before hydration the browser posts the form itself and the page comes back
+ * with `state.values` in the fields. Once hydrated, the submission runs in a
+ * transition of our own instead of React's form action, because React resets
+ * a form after its action: that reset is what used to clear labels and flip
+ * radio buttons after an error. Nothing typed is lost either way.
+ */
+export function useActionForm<T>(
+  action: FormAction<T>,
+  options: { initial?: ActionState<T>; onSuccess?: (data: T) => void } = {},
+) {
+  const [state, formAction, pending] = useActionState<ActionState<T>, FormData>(action, options.initial ?? null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // Each success is handed on once, however often the form renders after it.
+  const succeeded = useEffectEvent((data: T) => options.onSuccess?.(data));
+  const handled = useRef<ActionState<T>>(null);
+  useEffect(() => {
+    if (!state?.ok || handled.current === state) return;
+    handled.current = state;
+    succeeded(state.data);
+  }, [state]);
+
+  // After a refusal, focus the first field it names, or the form's alert.
+  useEffect(() => {
+    if (!state || state.ok) return;
+    const form = formRef.current;
+    const target = form?.querySelector<HTMLElement>("[aria-invalid='true']") ?? form?.querySelector("[role='alert']");
+    target?.focus();
+  }, [state]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const formData = new FormData(event.currentTarget, submitter);
+    startTransition(() => formAction(formData));
+  }
+
+  const failed = state && !state.ok ? state : null;
+  return {
+    state,
+    pending,
+    form: { ref: formRef, action: formAction, onSubmit },
+    /** What was typed in this field before the last refusal. */
+    value: (name: string): string | undefined => failed?.values[name],
+    /** The first message for this field from the last refusal. */
+    fieldError: (name: string): string | undefined => failed?.fieldErrors[name]?.[0],
+    error: failed?.error,
+  };
+}
