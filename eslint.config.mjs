@@ -15,6 +15,17 @@ const config = [
     ],
   },
   {
+    // Dependencies point app -> components -> lib, never back: a component
+    // takes its server actions from lib/, not from a route folder.
+    files: ["components/**/*.ts", "components/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/app/*", "@/app"], message: "components/ must not import from app/." }] },
+      ],
+    },
+  },
+  {
     // Dependencies point app -> lib, never back.
     files: ["lib/**/*.ts", "lib/**/*.tsx"],
     rules: {

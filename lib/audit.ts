@@ -8,7 +8,8 @@ export interface Actor {
   userAgent: string | null;
 }
 
-export type AuditAction = "key.created" | "key.renamed" | "key.rotated" | "key.revoked" | "key.leaked" | "auth.sign_in";
+export type AuditAction =
+  "key.created" | "key.renamed" | "key.rotated" | "key.revoked" | "key.leaked" | "auth.sign_in" | "auth.sessions_ended";
 
 type Tx = Pick<Db, "auditEvent">;
 

@@ -35,6 +35,9 @@ const targets = [
 
 execFileSync("node", [path.join(root, "scripts", "prisma-sync.mjs")], { stdio: "inherit" });
 
+// The SQLite scratch database lives in data/, which a fresh clone lacks.
+mkdirSync(path.join(root, "data"), { recursive: true });
+
 const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
 const folder = `${stamp}_${name}`;
 const scripts = targets.map((target) => {
@@ -47,9 +50,15 @@ const scripts = targets.map((target) => {
 });
 rmSync(path.join(root, "data", "migration-scratch.db"), { force: true });
 
-if (scripts.every((s) => s.sql === "" || s.sql.startsWith("-- This is an empty migration"))) {
+const empty = scripts.map((s) => s.sql === "" || s.sql.startsWith("-- This is an empty migration"));
+if (empty.every(Boolean)) {
   console.log("The schema matches the migrations: nothing to create.");
   process.exit(0);
+}
+// One provider with SQL and the other without means a diff failed: write neither.
+if (empty.some(Boolean)) {
+  console.error(`No migration written: ${scripts.filter((_, i) => empty[i]).map((s) => s.label)} produced no SQL.`);
+  process.exit(1);
 }
 for (const { label, dir, sql } of scripts) {
   mkdirSync(path.join(root, dir, folder), { recursive: true });

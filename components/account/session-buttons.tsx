@@ -1,24 +1,24 @@
 "use client";
 
-import { useActionState } from "react";
-import { endOtherSessionsAction, endSessionAction, type SessionActionState } from "@/app/(dashboard)/account/actions";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
+import { endOtherSessionsAction, endSessionAction } from "@/lib/auth/actions";
+import type { ActionState } from "@/lib/action-result";
 
-function Status({ state }: { state: SessionActionState }) {
-  const text = state.ok ? state.message : state.error;
+function Status({ state }: { state: ActionState<string> }) {
   return (
     <span role="status" className="text-sm">
-      {text}
+      {state ? (state.ok ? state.data : state.error) : ""}
     </span>
   );
 }
 
-export function EndSessionButton({ sessionId }: { sessionId: string }) {
-  const [state, action, pending] = useActionState(endSessionAction, { ok: false });
+export function EndSessionButton({ sessionId, browser }: { sessionId: string; browser: string }) {
+  const { state, pending, form } = useActionForm(endSessionAction);
   return (
-    <form action={action} className="flex items-center gap-2">
+    <form {...form} className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="sessionId" value={sessionId} />
-      <Button type="submit" variant="secondary" disabled={pending}>
+      <Button type="submit" variant="secondary" disabled={pending} aria-label={`End session: ${browser}`}>
         End session
       </Button>
       <Status state={state} />
@@ -27,9 +27,9 @@ export function EndSessionButton({ sessionId }: { sessionId: string }) {
 }
 
 export function EndOtherSessionsButton() {
-  const [state, action, pending] = useActionState(endOtherSessionsAction, { ok: false });
+  const { state, pending, form } = useActionForm(endOtherSessionsAction);
   return (
-    <form action={action} className="flex items-center gap-2">
+    <form {...form} className="flex flex-wrap items-center gap-2">
       <Button type="submit" variant="danger" disabled={pending}>
         End all other sessions
       </Button>

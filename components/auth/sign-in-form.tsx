@@ -1,41 +1,36 @@
 "use client";
 
-import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { FormAlert } from "@/components/forms/form-alert";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { FormAlert } from "./form-alert";
+import { signInAction } from "@/lib/auth/actions";
 
+// Posts to our own server action: it works before JavaScript has loaded, and
+// an error keeps the email (the password stays in the field once hydrated).
 export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string | undefined }) {
-  const router = useRouter();
-  const [error, setError] = useState(initialError);
-  const [pending, setPending] = useState(false);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setError(undefined);
-    const form = new FormData(event.currentTarget);
-    const result = await signIn("credentials", {
-      email: String(form.get("email") ?? ""),
-      password: String(form.get("password") ?? ""),
-      redirect: false,
-    });
-    setPending(false);
-    if (!result || result.error) {
-      setError(result?.error ?? "Sign-in failed. Try again.");
-      return;
-    }
-    router.push(callbackUrl);
-    router.refresh();
-  }
-
+  const { pending, form, error, fieldError, value } = useActionForm(signInAction);
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
-      <FormAlert message={error} />
-      <Input label="Email" name="email" type="email" autoComplete="email" required />
-      <Input label="Password" name="password" type="password" autoComplete="current-password" required />
+    <form {...form} className="flex flex-col gap-4" noValidate>
+      <FormAlert message={error ?? initialError} />
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
+      <Input
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={value("email")}
+        error={fieldError("email")}
+      />
+      <Input
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={fieldError("password")}
+      />
       <Button type="submit" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </Button>

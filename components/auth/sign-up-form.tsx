@@ -1,48 +1,36 @@
 "use client";
 
-import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useRef } from "react";
-import { signUpAction, type SignUpState } from "@/app/(auth)/actions";
+import Link from "next/link";
+import { FormAlert } from "@/components/forms/form-alert";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { FormAlert } from "./form-alert";
+import { signUpAction } from "@/lib/auth/actions";
+import { EMAIL_TAKEN_MESSAGE } from "@/lib/auth/sign-in-params";
 
+// Posts to a server action that creates the account and signs in: it works
+// before (or without) JavaScript, and an error keeps the email (and, once
+// hydrated, the password too: it never travels back from the server).
 export function SignUpForm() {
-  const router = useRouter();
-  const credentials = useRef<{ email: string; password: string } | null>(null);
-  const [state, formAction, pending] = useActionState<SignUpState, FormData>(
-    async (previous, formData) => {
-      credentials.current = {
-        email: String(formData.get("email") ?? ""),
-        password: String(formData.get("password") ?? ""),
-      };
-      return signUpAction(previous, formData);
-    },
-    { ok: false },
-  );
-
-  // Once the account exists, sign in through next-auth like the sign-in form does.
-  useEffect(() => {
-    if (!state.ok || !credentials.current) return;
-    const { email, password } = credentials.current;
-    credentials.current = null;
-    void signIn("credentials", { email, password, redirect: false }).then((result) => {
-      router.push(result?.error ? "/sign-in" : "/dashboard");
-      router.refresh();
-    });
-  }, [state, router]);
-
+  const { pending, form, error, fieldError, value } = useActionForm(signUpAction);
   return (
-    <form action={formAction} className="flex flex-col gap-4" noValidate>
-      <FormAlert message={state.ok ? undefined : state.error} />
+    <form {...form} className="flex flex-col gap-4" noValidate>
+      <FormAlert message={error}>
+        {error === EMAIL_TAKEN_MESSAGE && (
+          <>
+            {" "}
+            <Link href="/sign-in">Sign in instead</Link>.
+          </>
+        )}
+      </FormAlert>
       <Input
         label="Email"
         name="email"
         type="email"
         autoComplete="email"
         required
-        error={state.fieldErrors?.email?.[0]}
+        defaultValue={value("email")}
+        error={fieldError("email")}
       />
       <Input
         label="Password"
@@ -51,10 +39,10 @@ export function SignUpForm() {
         autoComplete="new-password"
         required
         hint="At least 10 characters."
-        error={state.fieldErrors?.password?.[0]}
+        error={fieldError("password")}
       />
-      <Button type="submit" disabled={pending || state.ok}>
-        {pending || state.ok ? "Creating your account…" : "Create account"}
+      <Button type="submit" disabled={pending}>
+        {pending ? "Creating your account…" : "Create account"}
       </Button>
     </form>
   );

@@ -4,7 +4,7 @@ import { log } from "../log";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
 import { passwordHasher, DUMMY_PASSWORD_HASH } from "./password";
 
-import { INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
+import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
 
 export { INVALID_CREDENTIALS_MESSAGE };
 
@@ -28,7 +28,7 @@ export async function signUp(email: string, password: string, ip: string): Promi
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) {
     // Counted against the sign-up limit too, so the limit also caps probing for accounts.
     await recordAttempt("sign_up", email, ip, false);
-    return { ok: false, field: "email", error: "An account with this email already exists. Sign in instead." };
+    return { ok: false, field: "email", error: EMAIL_TAKEN_MESSAGE };
   }
   const passwordHash = await passwordHasher.hash(password);
   try {
@@ -38,7 +38,7 @@ export async function signUp(email: string, password: string, ip: string): Promi
     return { ok: true, userId: user.id };
   } catch {
     // Lost a race with another sign-up for the same email.
-    return { ok: false, field: "email", error: "An account with this email already exists. Sign in instead." };
+    return { ok: false, field: "email", error: EMAIL_TAKEN_MESSAGE };
   }
 }
 

@@ -14,10 +14,6 @@ import { readSession, type ActiveSession } from "./session-store";
 // does not count on proxy.ts): a request that carries an API key, or has no
 // valid session, gets no data and changes nothing.
 
-export type ActionResult<T = undefined> =
-  | ({ ok: true } & (T extends undefined ? object : { data: T }))
-  | { ok: false; error: string; fieldErrors?: Record<string, string[] | undefined> };
-
 export const API_KEY_REFUSED_MESSAGE =
   "API keys work only on the public API. This action needs a browser session: remove the key from the request.";
 export const SESSION_REQUIRED_MESSAGE = "Your session has ended. Sign in again.";

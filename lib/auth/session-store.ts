@@ -1,6 +1,6 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
-import { recordAudit } from "../audit";
+import { createHash, randomBytes } from "node:crypto";
+import { recordAudit, type Actor } from "../audit";
 import { db } from "../db";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "./limits";
 
@@ -80,13 +80,71 @@ export function listSessions(userId: string, now = new Date()) {
   });
 }
 
-/** Ends one of the user's sessions; another user's session id matches nothing. */
-export async function endSession(userId: string, sessionId: string): Promise<boolean> {
-  const { count } = await db.session.deleteMany({ where: { id: sessionId, userId } });
-  return count === 1;
+// How long a browser signed out from elsewhere can still be told why.
+const ENDED_NOTICE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type EndReason = "ended_elsewhere" | "all_others_ended";
+
+const tokenDigest = (sessionToken: string) => createHash("sha256").update(sessionToken, "utf8").digest("hex");
+
+type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
+
+/**
+ * Deletes the actor's sessions that `where` picks, and leaves a short-lived
+ * record of each (by the token's digest), so the browser that held it learns
+ * on the sign-in page why it was signed out. One transaction with its audit row.
+ */
+async function endSessionsWhere(actor: Actor, where: { id: string | { not: string } }, reason: EndReason) {
+  const now = new Date();
+  return db.$transaction(async (tx: Tx) => {
+    const ended = await tx.session.findMany({
+      where: { userId: actor.userId, ...where },
+      select: { id: true, sessionToken: true },
+    });
+    if (ended.length === 0) return 0;
+    await tx.session.deleteMany({ where: { userId: actor.userId, id: { in: ended.map((s) => s.id) } } });
+    await tx.endedSession.deleteMany({ where: { expiresAt: { lte: now } } });
+    await tx.endedSession.createMany({
+      data: ended.map((session) => ({
+        tokenDigest: tokenDigest(session.sessionToken),
+        userId: actor.userId,
+        reason,
+        endedAt: now,
+        endedFromIp: actor.ip,
+        endedFromUa: actor.userAgent?.slice(0, 512) ?? null,
+        expiresAt: new Date(now.getTime() + ENDED_NOTICE_LIFETIME_MS),
+      })),
+    });
+    await recordAudit(tx, actor, "auth.sessions_ended", null, { count: ended.length, reason });
+    return ended.length;
+  });
 }
 
-export async function endOtherSessions(userId: string, keepSessionId: string): Promise<number> {
-  const { count } = await db.session.deleteMany({ where: { userId, id: { not: keepSessionId } } });
-  return count;
+/** Ends one of the actor's sessions; another user's session id matches nothing. */
+export async function endSession(actor: Actor, sessionId: string): Promise<boolean> {
+  return (await endSessionsWhere(actor, { id: sessionId }, "ended_elsewhere")) === 1;
+}
+
+export async function endOtherSessions(actor: Actor, keepSessionId: string): Promise<number> {
+  return endSessionsWhere(actor, { id: { not: keepSessionId } }, "all_others_ended");
+}
+
+export interface EndedSessionNotice {
+  reason: EndReason;
+  endedAt: Date;
+  endedFromIp: string | null;
+  endedFromUa: string | null;
+}
+
+/** Why the session behind this (dead) cookie token ended, if it was ended from another device lately. */
+export async function endedSessionNotice(sessionToken: string | undefined, now = new Date()) {
+  if (!sessionToken || sessionToken.length > 128) return null;
+  const row = await db.endedSession.findUnique({ where: { tokenDigest: tokenDigest(sessionToken) } });
+  if (!row || row.expiresAt <= now) return null;
+  return {
+    reason: row.reason as EndReason,
+    endedAt: row.endedAt,
+    endedFromIp: row.endedFromIp,
+    endedFromUa: row.endedFromUa,
+  } satisfies EndedSessionNotice;
 }

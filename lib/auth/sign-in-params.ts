@@ -21,3 +21,6 @@ export function knownSignInError(value: string | string[] | undefined): string |
   if (value === INVALID_CREDENTIALS_MESSAGE || TOO_MANY_ATTEMPTS.test(value)) return value;
   return "Sign-in failed. Try again.";
 }
+
+/** Sign-up's answer for a taken email; the form puts a "Sign in instead" link after it. */
+export const EMAIL_TAKEN_MESSAGE = "An account with this email already exists.";

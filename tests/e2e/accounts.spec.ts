@@ -5,7 +5,7 @@ test("sign up, sign out, sign in, and end another session from the account page"
   const email = uniqueEmail("ada");
   await signUp(page, email);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
-  await expect(page.getByText("You have no API keys yet.")).toBeVisible();
+  await expect(page.getByText("You have no API keys in use.")).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
 
   const signedOutCookie = (await page.context().cookies()).find((c) => c.name === "keyport.session");
@@ -23,7 +23,7 @@ test("sign up, sign out, sign in, and end another session from the account page"
   await replay.close();
 
   await signIn(page, email);
-  await expect(page.getByText("You have no API keys yet.")).toBeVisible();
+  await expect(page.getByText("You have no API keys in use.")).toBeVisible();
 
   // A second browser signs in as the same user: that is the other session.
   const other = await browser.newContext();
@@ -45,12 +45,51 @@ test("sign up, sign out, sign in, and end another session from the account page"
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("This device");
 
-  // The ended session's cookie is refused: the other browser is sent to sign in.
+  // The ended session's cookie is refused: the other browser is sent to sign in, and told why.
   await otherPage.goto("/dashboard");
   await expect(otherPage).toHaveURL(/\/sign-in/);
+  const notice = otherPage.getByRole("status").filter({ hasText: "You were signed out from another device." });
+  await expect(notice).toContainText("ended this session from Chrome");
+  await expect(notice).toContainText(/at (127\.0\.0\.1|::1), \d+ \w+ \d{4}, \d\d:\d\d UTC/);
+  await expect(notice).not.toContainText("::ffff:");
   const session = await otherPage.request.get("/api/auth/session");
   expect(await session.json()).toEqual({});
   await other.close();
+});
+
+test("sign-up and sign-in work with JavaScript off, and no password reaches a URL", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const urls: string[] = [];
+  page.on("request", (request) => urls.push(request.url()));
+  const email = uniqueEmail("nojs");
+
+  await page.goto("/sign-up");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("too short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.locator("form").getByRole("alert")).toHaveText("Use at least 10 characters.");
+  await expect(page.getByLabel("Email")).toHaveValue(email); // kept, though the page was rendered again
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText(email)).toBeVisible();
+
+  await context.clearCookies();
+  await page.goto("/sign-in?callbackUrl=%2Faccount");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.locator("form").getByRole("alert")).toHaveText("The email or password is not right.");
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await expect(page.getByLabel("Password")).toHaveValue("");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+
+  expect(urls.filter((url) => url.includes("password") || url.includes(encodeURIComponent(PASSWORD)))).toEqual([]);
+  expect(urls.filter((url) => url.includes(encodeURIComponent(email)))).toEqual([]);
+  await context.close();
 });
 
 test("a wrong password and an unknown email get the same message", async ({ page }) => {
@@ -76,10 +115,10 @@ test("sign-up explains each password rule and an existing email", async ({ page 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("short");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("Use at least 10 characters.")).toBeVisible();
+  await expect(page.locator("form").getByRole("alert")).toHaveText("Use at least 10 characters.");
   await page.getByLabel("Password").fill("x".repeat(257));
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("Use at most 256 characters.")).toBeVisible();
+  await expect(page.locator("form").getByRole("alert")).toHaveText("Use at most 256 characters.");
 
   await signUp(page, email);
   await signOut(page);
@@ -87,7 +126,9 @@ test("sign-up explains each password rule and an existing email", async ({ page 
   await page.getByLabel("Email").fill(`  ${email.toUpperCase()} `);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("An account with this email already exists. Sign in instead.").first()).toBeVisible();
+  await expect(page.locator("form").getByRole("alert")).toContainText("An account with this email already exists.");
+  await page.locator("form").getByRole("alert").getByRole("link", { name: "Sign in instead" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
 });
 
 test("the sessions list shows the socket's address, not one a client claims", async ({ browser }) => {

@@ -95,7 +95,7 @@ describe("signing up", () => {
     expect(await signUp(email, PASSWORD, uniqueIp())).toEqual({
       ok: false,
       field: "email",
-      error: "An account with this email already exists. Sign in instead.",
+      error: "An account with this email already exists.",
     });
   });
 

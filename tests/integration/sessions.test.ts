@@ -5,6 +5,7 @@ import {
   deleteSessionByToken,
   endOtherSessions,
   endSession,
+  endedSessionNotice,
   listSessions,
   readSession,
 } from "@/lib/auth/session-store";
@@ -66,18 +67,35 @@ describe("server-side sessions", () => {
   it("can be ended one by one or all but the current, and only by their owner", async () => {
     const owner = await newUser();
     const stranger = await newUser();
+    const by = { userId: owner, ip: "203.0.113.99", userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" };
     const current = await createSession(owner, "203.0.113.12", null);
     const laptop = await createSession(owner, "203.0.113.13", null);
     const phone = await createSession(owner, "203.0.113.14", null);
 
-    expect(await endSession(stranger, laptop.id)).toBe(false);
+    expect(await endSession({ ...by, userId: stranger }, laptop.id)).toBe(false);
     expect(await readSession(laptop.sessionToken)).not.toBeNull();
-    expect(await endSession(owner, laptop.id)).toBe(true);
+    expect(await endedSessionNotice(laptop.sessionToken)).toBeNull();
+    expect(await endSession(by, laptop.id)).toBe(true);
     expect(await readSession(laptop.sessionToken)).toBeNull();
 
-    expect(await endOtherSessions(owner, current.id)).toBe(1);
+    expect(await endOtherSessions(by, current.id)).toBe(1);
     expect(await readSession(phone.sessionToken)).toBeNull();
     expect((await listSessions(owner)).map((s) => s.id)).toEqual([current.id]);
+
+    // The browsers that held them can be told why, from where; the current one has nothing to be told.
+    expect(await endedSessionNotice(laptop.sessionToken)).toMatchObject({
+      reason: "ended_elsewhere",
+      endedFromIp: "203.0.113.99",
+    });
+    expect(await endedSessionNotice(phone.sessionToken)).toMatchObject({ reason: "all_others_ended" });
+    expect(await endedSessionNotice(current.sessionToken)).toBeNull();
+    // The record holds a digest of the token, never the token.
+    const rows = await db.endedSession.findMany({ where: { userId: owner } });
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(JSON.stringify(row)).not.toContain(laptop.sessionToken);
+    // The notice lasts a week, no longer.
+    expect(await endedSessionNotice(laptop.sessionToken, new Date(Date.now() + 8 * 24 * 3600_000))).toBeNull();
+    expect(await db.auditEvent.count({ where: { userId: owner, action: "auth.sessions_ended" } })).toBe(2);
   });
 
   it("refuse tokens that are not ours", async () => {

@@ -4,7 +4,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const appDir = path.resolve(import.meta.dirname, "..", "..", "app");
+const root = path.resolve(import.meta.dirname, "..", "..");
+const appDir = path.join(root, "app");
+const libDir = path.join(root, "lib");
 const GUARDS = /requirePageSession|requireActionSession|requireApiSession|refuseApiKey/;
 
 const PUBLIC_WITHOUT_GUARD = [
@@ -33,24 +35,37 @@ function files(dir: string): string[] {
 
 const entries = files(appDir)
   .map((file) => path.relative(appDir, file))
-  .filter((file) => /(^|\/)(page\.tsx|route\.ts|actions\.ts)$/.test(file))
+  .filter((file) => /(^|\/)(page\.tsx|route\.ts)$/.test(file))
   .filter((file) => !/^api\/v1(beta)?\//.test(file));
+
+// Server actions live beside their feature in lib/: every module that says
+// "use server" is one, whatever its name.
+const actionModules = files(libDir)
+  .filter((file) => !file.includes(`${path.sep}generated${path.sep}`) && /\.tsx?$/.test(file))
+  .filter((file) => /^\s*["']use server["']/.test(readFileSync(file, "utf8")))
+  .map((file) => path.relative(root, file));
 
 describe("the session guard's coverage", () => {
   it("finds the pages, handlers and actions to check", () => {
     expect(entries.length).toBeGreaterThanOrEqual(8);
+    expect(actionModules.sort()).toEqual(["lib/auth/actions.ts", "lib/keys/actions.ts"]);
   });
 
   it("leaves only the listed public pages to the proxy", () => {
     const unguarded = entries.filter((file) => !GUARDS.test(readFileSync(path.join(appDir, file), "utf8")));
-    // The sign-up action is public too, but checks for a key itself.
-    expect(unguarded.filter((file) => file !== "(auth)/actions.ts").sort()).toEqual(PUBLIC_WITHOUT_GUARD);
-    expect(readFileSync(path.join(appDir, "(auth)/actions.ts"), "utf8")).toMatch(/carriesApiKey/);
+    expect(unguarded.sort()).toEqual(PUBLIC_WITHOUT_GUARD);
   });
 
-  it("has every server action module check the session or the key", () => {
-    for (const file of entries.filter((f) => f.endsWith("actions.ts"))) {
-      const source = readFileSync(path.join(appDir, file), "utf8");
+  it("keeps server actions out of app/", () => {
+    const inApp = files(appDir).filter((file) => /^\s*["']use server["']/.test(readFileSync(file, "utf8")));
+    expect(inApp).toEqual([]);
+  });
+
+  it("has every server action check the session or the key", () => {
+    for (const file of actionModules) {
+      const source = readFileSync(path.join(root, file), "utf8");
+      // Only `export async function`: the check below reads each one's body.
+      expect(source).not.toMatch(/^export (const|let|var) /m);
       const exported = [...source.matchAll(/export async function (\w+)/g)].map((m) => m[1]);
       const guarded = source.split("export async function").slice(1);
       expect(guarded.length).toBe(exported.length);

@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { cookies } from "next/headers";
 import { connection } from "next/server";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { GitHubSignIn } from "@/components/auth/github-sign-in";
+import { SessionEndedNotice } from "@/components/auth/session-ended-notice";
+import { sessionCookieName } from "@/lib/auth/cookies";
+import { endedSessionNotice } from "@/lib/auth/session-store";
 import { knownSignInError, safeCallbackPath } from "@/lib/auth/sign-in-params";
 import { getEnv } from "@/lib/env";
 
@@ -17,13 +21,20 @@ export default async function SignInPage({
   const params = await searchParams;
   const error = knownSignInError(params.error);
   const env = getEnv();
+  // A browser whose session was ended from another device still holds its
+  // cookie: say why it was signed out.
+  const token = (await cookies()).get(sessionCookieName(env.PUBLIC_BASE_URL))?.value;
+  const ended = await endedSessionNotice(token);
   return (
     <>
       <h1 className="mb-6 text-2xl font-bold">Sign in</h1>
+      {ended && <SessionEndedNotice notice={ended} />}
       <SignInForm callbackUrl={safeCallbackPath(params.callbackUrl)} initialError={error} />
       {env.GITHUB_ID && env.GITHUB_SECRET && <GitHubSignIn />}
       <p className="mt-6 text-sm">
-        New to Keyport? <Link href="/sign-up">Create an account</Link>
+        New to Keyport? <Link href="/sign-up" className="underline">
+          Create an account
+        </Link>
       </p>
     </>
   );

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
-import { EndSessionButton, EndOtherSessionsButton } from "@/components/account/session-buttons";
+import { EndOtherSessionsButton, EndSessionButton } from "@/components/account/session-buttons";
 import { Badge } from "@/components/ui/badge";
-import { Table, Td, Th, THead } from "@/components/ui/table";
-import { describeUserAgent } from "@/lib/auth/user-agent";
+import { Timestamp } from "@/components/ui/timestamp";
 import { requirePageSession } from "@/lib/auth/guard";
 import { listSessions } from "@/lib/auth/session-store";
+import { describeUserAgent } from "@/lib/auth/user-agent";
+import { displayIp } from "@/lib/format-ip";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -12,10 +13,13 @@ export default async function AccountPage() {
   const current = await requirePageSession("/account");
   const sessions = await listSessions(current.userId);
   const others = sessions.filter((session) => session.id !== current.id).length;
+  const now = new Date();
   return (
     <>
-      <h1 className="text-2xl font-bold">Account</h1>
-      <p className="mt-2 text-zinc-700 dark:text-zinc-300">Signed in as {current.email}.</p>
+      <h1 className="text-2xl font-bold" tabIndex={-1}>
+        Account
+      </h1>
+      <p className="mt-2 break-words text-zinc-700 dark:text-zinc-300">Signed in as {current.email}.</p>
       <section aria-labelledby="sessions-heading" className="mt-8">
         <div className="flex flex-wrap items-center justify-between gap-4">
           <h2 id="sessions-heading" className="text-xl font-semibold">
@@ -24,41 +28,35 @@ export default async function AccountPage() {
           {others > 0 && <EndOtherSessionsButton />}
         </div>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          Sessions end after 7 days without use, and 30 days after sign-in at the latest.
+          Sessions end after 7 days without use, and 30 days after sign-in at the latest. A browser whose session you
+          end is told so when it next opens Keyport.
         </p>
-        <div className="mt-4">
-          <Table caption="Your active sessions">
-            <THead>
-              <tr>
-                <Th>Browser</Th>
-                <Th>IP address</Th>
-                <Th>Signed in</Th>
-                <Th>Last seen</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
-            </THead>
-            <tbody>
-              {sessions.map((session) => (
-                <tr key={session.id} data-testid="session-row">
-                  <Td>
-                    {describeUserAgent(session.userAgent)}{" "}
-                    {session.id === current.id && <Badge tone="success">This device</Badge>}
-                  </Td>
-                  <Td>{session.ip ?? "unknown"}</Td>
-                  <Td>
-                    <time dateTime={session.createdAt.toISOString()}>{session.createdAt.toUTCString()}</time>
-                  </Td>
-                  <Td>
-                    <time dateTime={session.lastSeenAt.toISOString()}>{session.lastSeenAt.toUTCString()}</time>
-                  </Td>
-                  <Td>{session.id !== current.id && <EndSessionButton sessionId={session.id} />}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </div>
+        <ul className="mt-4 divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+          {sessions.map((session) => {
+            const browser = describeUserAgent(session.userAgent);
+            return (
+              <li
+                key={session.id}
+                data-testid="session-row"
+                className="flex flex-col gap-2 px-4 py-3 text-sm sm:flex-row sm:items-center sm:justify-between"
+              >
+                <div className="flex min-w-0 flex-col gap-1">
+                  <p className="font-medium">
+                    {browser} {session.id === current.id && <Badge tone="success">This device</Badge>}
+                  </p>
+                  <p className="text-zinc-700 dark:text-zinc-300">From {displayIp(session.ip)}</p>
+                  <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                    Signed in <Timestamp date={session.createdAt} now={now} />
+                  </p>
+                  <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                    Last seen <Timestamp date={session.lastSeenAt} now={now} />
+                  </p>
+                </div>
+                {session.id !== current.id && <EndSessionButton sessionId={session.id} browser={browser} />}
+              </li>
+            );
+          })}
+        </ul>
       </section>
     </>
   );
