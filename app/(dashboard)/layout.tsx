@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { KeyDialogsProvider } from "@/components/keys/key-dialogs";
 import { optionalSession } from "@/lib/auth/guard";
 
 const nav = [
@@ -30,16 +31,20 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </ul>
           </nav>
           {session && (
-            <div className="flex items-center gap-3 text-sm">
-              <span className="text-zinc-600 dark:text-zinc-400">{session.email}</span>
+            <div className="flex min-w-0 flex-wrap items-center gap-3 text-sm">
+              <span className="min-w-0 break-all text-zinc-600 dark:text-zinc-400">{session.email}</span>
               <SignOutButton />
             </div>
           )}
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-5xl px-4 py-8">
-        {children}
-      </main>
+      {/* The key dialogs sit here, above every page of the dashboard, so a new
+          secret outlives any change of the page under it. */}
+      <KeyDialogsProvider>
+        <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+          {children}
+        </main>
+      </KeyDialogsProvider>
     </>
   );
 }

@@ -32,7 +32,10 @@ export default function LandingPage() {
           out of date.
         </p>
         <div className="mt-8 flex flex-wrap gap-3">
-          <Link href="/dashboard" className={buttonClasses("primary")}>
+          <Link href="/sign-up" className={buttonClasses("primary")}>
+            Sign up
+          </Link>
+          <Link href="/dashboard" className={buttonClasses("secondary")}>
             Open the dashboard
           </Link>
           <Link href="/docs" className={buttonClasses("secondary")}>

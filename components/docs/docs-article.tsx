@@ -51,7 +51,7 @@ export function DocsArticle({
           </nav>
         )}
         <article className="docs-prose min-w-0">
-          <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
+          <h1 className="text-3xl font-bold tracking-tight break-words">{title}</h1>
           <div className="mt-4 text-lg text-zinc-700 dark:text-zinc-300">{lead}</div>
           {sections.map((section) => (
             <section key={section.id} aria-labelledby={section.id}>

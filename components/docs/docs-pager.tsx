@@ -3,7 +3,11 @@ import { neighbours, type DocsPage } from "@/lib/docs/nav";
 
 function PagerLink({ page, rel }: { page: DocsPage; rel: "prev" | "next" }) {
   return (
-    <Link href={page.href} rel={rel} className={`no-underline hover:underline ${rel === "next" ? "text-right" : ""}`}>
+    <Link
+      href={page.href}
+      rel={rel}
+      className={`min-w-0 break-words no-underline hover:underline ${rel === "next" ? "ml-auto text-right" : ""}`}
+    >
       <span className="block text-xs text-zinc-600 dark:text-zinc-400">{rel === "prev" ? "Previous" : "Next"}</span>
       {page.title}
     </Link>

@@ -1,26 +1,39 @@
 "use client";
 
-import { useActionState, useState } from "react";
-import { renameKeyAction, type KeyActionState } from "@/app/(dashboard)/dashboard/actions";
+import { useRef, useState } from "react";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
+import { useToast } from "@/components/ui/toast";
+import { renameKeyAction } from "@/lib/keys/actions";
 
-/** The label, renamed in place. */
+/** The key page's title, renamed in place. Focus comes back to "Rename" after saving or cancelling. */
 export function RenameKey({ keyId, label }: { keyId: string; label: string }) {
-  const [state, action, pending] = useActionState<KeyActionState, FormData>(renameKeyAction, { ok: false });
-  // The action state when editing began: a newer successful state closes the form.
-  const [openedAt, setOpenedAt] = useState<KeyActionState | null>(null);
-  const editing = openedAt !== null && !(state.ok && state !== openedAt);
-  const setEditing = (on: boolean) => setOpenedAt(on ? state : null);
+  const toast = useToast();
+  const [editing, setEditing] = useState(false);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const stopEditing = () => {
+    setEditing(false);
+    requestAnimationFrame(() => renameButton.current?.focus());
+  };
+  const { pending, form, error, value } = useActionForm(renameKeyAction, {
+    onSuccess: (data) => {
+      toast(data.message);
+      stopEditing();
+    },
+  });
 
   if (!editing) {
     return (
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium">{label}</span>
+      <div className="flex min-w-0 flex-wrap items-center gap-2">
+        <h1 className="min-w-0 text-2xl font-bold break-words" tabIndex={-1}>
+          {label}
+        </h1>
         <Button
+          ref={renameButton}
           variant="ghost"
-          className="min-h-8 px-2 py-1 text-xs"
+          className="min-h-8 px-2 py-1 text-sm"
           onClick={() => setEditing(true)}
-          aria-label={`Rename ${label}`}
+          aria-label={`Rename “${label}”`}
         >
           Rename
         </Button>
@@ -28,30 +41,32 @@ export function RenameKey({ keyId, label }: { keyId: string; label: string }) {
     );
   }
   return (
-    <form action={action} className="flex flex-col gap-1">
+    <form {...form} className="flex flex-col gap-1" noValidate>
       <input type="hidden" name="keyId" value={keyId} />
-      <label className="sr-only" htmlFor={`label-${keyId}`}>
-        New label for {label}
+      <label className="text-sm font-medium" htmlFor={`label-${keyId}`}>
+        New label for “{label}”
       </label>
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         <input
           id={`label-${keyId}`}
           name="label"
-          defaultValue={label}
+          defaultValue={value("label") ?? label}
+          maxLength={64}
           autoFocus
-          aria-invalid={state.error ? true : undefined}
-          className="min-h-8 w-40 rounded-md border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `label-${keyId}-error` : undefined}
+          className="min-h-10 w-full max-w-xs min-w-0 rounded-md border border-zinc-300 bg-white px-3 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
-        <Button type="submit" className="min-h-8 px-2 py-1 text-xs" disabled={pending}>
+        <Button type="submit" disabled={pending}>
           Save
         </Button>
-        <Button variant="ghost" className="min-h-8 px-2 py-1 text-xs" onClick={() => setEditing(false)}>
+        <Button variant="secondary" onClick={stopEditing}>
           Cancel
         </Button>
       </div>
-      {state.error && (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
-          {state.error}
+      {error && (
+        <p id={`label-${keyId}-error`} className="text-sm text-red-700 dark:text-red-300">
+          {error}
         </p>
       )}
     </form>

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { KEY_ENVIRONMENTS } from "./format";
+import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
+import { gracePeriodSchema } from "./grace";
 
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
 
@@ -10,7 +11,7 @@ export const labelSchema = z
   .max(64, "Use at most 64 characters for the label.")
   .refine((label) => !CONTROL_CHARACTERS.test(label), "The label cannot contain control characters.");
 
-export const keyIdSchema = z.string().regex(/^key_[0-9A-Za-z]{16}$/, "That key id is not valid.");
+export const keyIdSchema = z.string().regex(KEY_ID_PATTERN, "That key id is not valid.");
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_EXPIRY_DAYS = 5 * 366;
@@ -49,15 +50,9 @@ export const createKeySchema = z
 
 export const renameKeySchema = z.object({ keyId: keyIdSchema, label: labelSchema });
 
-export const GRACE_PERIODS = { now: 0, "1h": 60 * 60 * 1000, "24h": DAY_MS, "7d": 7 * DAY_MS } as const;
-export type GracePeriod = keyof typeof GRACE_PERIODS;
+export { GRACE_PERIODS, type GracePeriod } from "./grace";
 
-export const rotateKeySchema = z.object({
-  keyId: keyIdSchema,
-  grace: z.enum(Object.keys(GRACE_PERIODS) as [GracePeriod, ...GracePeriod[]], {
-    error: "Choose when the old key stops working.",
-  }),
-});
+export const rotateKeySchema = z.object({ keyId: keyIdSchema, grace: gracePeriodSchema });
 
 export const revokeKeySchema = z.object({
   keyId: keyIdSchema,

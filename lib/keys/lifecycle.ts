@@ -5,7 +5,7 @@ import { log } from "../log";
 import { keyDigest } from "./digest";
 import { KEY_NOT_FOUND, KeyActionError } from "./errors";
 import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
-import { GRACE_PERIODS, type GracePeriod } from "./key.schema";
+import { GRACE_PERIODS, type GracePeriod } from "./grace";
 import { keyStatus, statusWhere } from "./status";
 import { keyViewSelect, toKeyView, type KeyView } from "./views";
 
@@ -20,6 +20,11 @@ export interface IssuedKey {
   key: KeyView;
   /** The full secret: returned once, stored nowhere. */
   secret: string;
+}
+
+export interface RotatedKey extends IssuedKey {
+  /** When the old key stops working: now, or the end of the grace period (never past its own expiry). */
+  oldKeyStopsAt: Date;
 }
 
 async function lockUserKeys(tx: Tx, userId: string, now: Date) {
@@ -55,6 +60,22 @@ async function insertKey(
     select: { id: true, ...keyViewSelect },
   });
   return { row, secret };
+}
+
+/** The replacement's own first activity row, so its page shows where it came from. */
+async function recordReplacementCreated(
+  tx: Tx,
+  actor: Actor,
+  replacementId: string,
+  old: { publicId: string; environment: string; label: string },
+  via: "rotation" | "leak",
+) {
+  await recordAudit(tx, actor, "key.created", replacementId, {
+    environment: old.environment,
+    label: old.label,
+    replaces: old.publicId,
+    via,
+  });
 }
 
 export async function createKey(
@@ -110,7 +131,7 @@ export async function rotateKey(
   publicId: string,
   grace: GracePeriod,
   now = new Date(),
-): Promise<IssuedKey> {
+): Promise<RotatedKey> {
   const issued = await db.$transaction(async (tx) => {
     await lockUserKeys(tx, actor.userId, now);
     const old = await findOwnedKey(tx, actor.userId, publicId);
@@ -136,7 +157,8 @@ export async function rotateKey(
       old_key_stops_at: oldExpiresAt.toISOString(),
       grace,
     });
-    return { key: toKeyView(row, now), secret };
+    await recordReplacementCreated(tx, actor, row.publicId, old, "rotation");
+    return { key: toKeyView(row, now), secret, oldKeyStopsAt: oldExpiresAt };
   });
   log.info("key.rotated", { user_id: actor.userId, key_id: publicId, replacement_key_id: issued.key.id, grace });
   return issued;
@@ -201,6 +223,7 @@ export async function reportLeak(actor: Actor, publicId: string, now = new Date(
       );
       replacement = { key: toKeyView(row, now), secret };
       successorId = row.id;
+      await recordReplacementCreated(tx, actor, row.publicId, key, "leak");
     }
     const { count } = await tx.apiKey.updateMany({
       where: { id: key.id, revokedAt: null },
@@ -208,9 +231,14 @@ export async function reportLeak(actor: Actor, publicId: string, now = new Date(
     });
     if (count !== 1) throw new KeyActionError("This key is already revoked: it no longer works.");
     const revoked = toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
-    await recordAudit(tx, actor, "key.leaked", publicId, { replacement: revoked.successorId });
-    return { revoked, replacement, existingReplacementId: replacement ? null : revoked.successorId };
+    const replacementId = revoked.successor?.id ?? null;
+    await recordAudit(tx, actor, "key.leaked", publicId, { replacement: replacementId });
+    return { revoked, replacement, existingReplacementId: replacement ? null : replacementId };
   });
-  log.warn("key.leaked", { user_id: actor.userId, key_id: publicId, replacement_key_id: outcome.revoked.successorId });
+  log.warn("key.leaked", {
+    user_id: actor.userId,
+    key_id: publicId,
+    replacement_key_id: outcome.revoked.successor?.id,
+  });
   return outcome;
 }

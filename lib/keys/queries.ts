@@ -10,6 +10,8 @@ export const ACTIVITY_PAGE_SIZE = 50;
 export interface KeyFilter {
   environment?: KeyEnvironment | undefined;
   status?: KeyStatus | undefined;
+  /** With no status chosen: list revoked and expired keys too (hidden by default). */
+  showInactive?: boolean | undefined;
   page?: number | undefined;
 }
 
@@ -32,7 +34,7 @@ export async function listKeys(userId: string, filter: KeyFilter = {}, now = new
   const where = {
     userId,
     ...(filter.environment ? { environment: filter.environment } : {}),
-    ...(filter.status ? statusWhere(filter.status, now) : {}),
+    ...(filter.status ? statusWhere(filter.status, now) : filter.showInactive ? {} : statusWhere("usable", now)),
   };
   const total = await db.apiKey.count({ where });
   const { page, pageCount, skip, take } = pageOf(total, filter.page, KEYS_PAGE_SIZE);
@@ -44,6 +46,12 @@ export async function listKeys(userId: string, filter: KeyFilter = {}, now = new
     select: keyViewSelect,
   });
   return { items: rows.map((row) => toKeyView(row, now)), page, pageCount, total };
+}
+
+/** One of the user's keys by its public id, or null: another user's key is "not found". */
+export async function getKey(userId: string, publicId: string, now = new Date()): Promise<KeyView | null> {
+  const row = await db.apiKey.findFirst({ where: { publicId, userId }, select: keyViewSelect });
+  return row ? toKeyView(row, now) : null;
 }
 
 export interface ActivityEntry {
@@ -59,11 +67,11 @@ export interface ActivityEntry {
 /** The user's activity log, newest first, optionally for one key. */
 export async function listActivity(
   userId: string,
-  options: { keyId?: string | undefined; page?: number | undefined } = {},
+  options: { keyId?: string | undefined; page?: number | undefined; pageSize?: number | undefined } = {},
 ) {
   const where = { userId, ...(options.keyId ? { keyId: options.keyId } : {}) };
   const total = await db.auditEvent.count({ where });
-  const { page, pageCount, skip, take } = pageOf(total, options.page, ACTIVITY_PAGE_SIZE);
+  const { page, pageCount, skip, take } = pageOf(total, options.page, options.pageSize ?? ACTIVITY_PAGE_SIZE);
   const rows = await db.auditEvent.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip, take });
   const items: ActivityEntry[] = rows.map((row) => ({
     id: row.id,

@@ -2,6 +2,27 @@ export type KeyStatus = "active" | "expiring" | "expired" | "revoked";
 
 export const KEY_STATUSES: readonly KeyStatus[] = ["active", "expiring", "expired", "revoked"];
 
+/** How each status reads in the dashboard: list, filter, key page. */
+export const KEY_STATUS_LABELS: Record<KeyStatus, string> = {
+  active: "Active",
+  expiring: "Expiring after rotation",
+  expired: "Expired",
+  revoked: "Revoked",
+};
+
+/** Whether a key with this status still authenticates requests. */
+export const isUsable = (status: KeyStatus) => status === "active" || status === "expiring";
+
+export type KeyActionKind = "rotate" | "leak" | "revoke";
+
+/** What can be done to a key in this status: the list's menu and the key page offer exactly these. */
+export function availableActions(status: KeyStatus): KeyActionKind[] {
+  const actions: KeyActionKind[] = [];
+  if (status === "active") actions.push("rotate");
+  if (isUsable(status)) actions.push("leak", "revoke");
+  return actions;
+}
+
 interface KeyDates {
   revokedAt: Date | null;
   expiresAt: Date | null;
@@ -20,10 +41,12 @@ export function keyStatus(key: KeyDates, now = new Date()): KeyStatus {
   return "active";
 }
 
-/** Prisma filters for each status, the same rules as keyStatus. */
-export function statusWhere(status: KeyStatus, now = new Date()) {
+/** Prisma filters for each status, the same rules as keyStatus; "usable" is active or expiring. */
+export function statusWhere(status: KeyStatus | "usable", now = new Date()) {
   const notExpired = { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
   switch (status) {
+    case "usable":
+      return { revokedAt: null, ...notExpired };
     case "revoked":
       return { revokedAt: { not: null } };
     case "expired":

@@ -1,6 +1,12 @@
 import { keyStatus, type KeyStatus } from "./status";
 import type { KeyEnvironment } from "./format";
 
+/** Another key, as a link: its public id and label. */
+export interface KeyLink {
+  id: string;
+  label: string;
+}
+
 /** What the dashboard may see of a key: never its digest, never its secret. */
 export interface KeyView {
   id: string;
@@ -9,12 +15,18 @@ export interface KeyView {
   displayFragment: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  lastUsedIp: string | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
   revokedReason: string | null;
   status: KeyStatus;
-  successorId: string | null;
+  /** The key that replaced this one (rotation or leak report). */
+  successor: KeyLink | null;
+  /** The key this one replaced. */
+  predecessor: KeyLink | null;
 }
+
+const link = { select: { publicId: true, label: true } } as const;
 
 export const keyViewSelect = {
   publicId: true,
@@ -23,20 +35,27 @@ export const keyViewSelect = {
   displayFragment: true,
   createdAt: true,
   lastUsedAt: true,
+  lastUsedIp: true,
   expiresAt: true,
   revokedAt: true,
   revokedReason: true,
   successorId: true,
-  successor: { select: { publicId: true } },
+  successor: link,
+  predecessor: link,
 } as const;
 
+type SelectedLink = { publicId: string; label: string } | null;
+
 /** A row read with keyViewSelect. */
-type SelectedKey = Omit<KeyView, "id" | "environment" | "status" | "successorId"> & {
+type SelectedKey = Omit<KeyView, "id" | "environment" | "status" | "successor" | "predecessor"> & {
   publicId: string;
   environment: string;
   successorId: string | null;
-  successor: { publicId: string } | null;
+  successor: SelectedLink;
+  predecessor: SelectedLink;
 };
+
+const toLink = (row: SelectedLink): KeyLink | null => (row ? { id: row.publicId, label: row.label } : null);
 
 export function toKeyView(row: SelectedKey, now = new Date()): KeyView {
   return {
@@ -46,10 +65,12 @@ export function toKeyView(row: SelectedKey, now = new Date()): KeyView {
     displayFragment: row.displayFragment,
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
+    lastUsedIp: row.lastUsedIp,
     expiresAt: row.expiresAt,
     revokedAt: row.revokedAt,
     revokedReason: row.revokedReason,
     status: keyStatus(row, now),
-    successorId: row.successor?.publicId ?? null,
+    successor: toLink(row.successor),
+    predecessor: toLink(row.predecessor),
   };
 }

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
 export const PASSWORD = "correct horse battery staple";
@@ -27,12 +28,66 @@ export async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/$/);
 }
 
+/** The page-level dialog that shows a new secret once: reads it, says it is saved, closes it. */
+export async function saveNewSecret(page: Page): Promise<string> {
+  const dialog = page.getByRole("alertdialog");
+  const secret = await dialog.getByTestId("new-secret").inputValue();
+  expect(secret).toMatch(/^sk_(dev|prod)_[0-9A-Za-z]{38}$/);
+  await dialog.getByLabel("I have saved this key").check();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  return secret;
+}
+
+/** Creates a key through the dashboard's dialog and returns its secret. */
+export async function createKey(
+  page: Page,
+  label: string,
+  options: { environment?: "Development" | "Production"; expires?: string } = {},
+): Promise<string> {
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create an API key" });
+  await dialog.getByLabel("Label").fill(label);
+  if (options.environment) await dialog.getByLabel(new RegExp(options.environment)).check();
+  if (options.expires) await choose(page, dialog.getByLabel("Expires"), options.expires);
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  return saveNewSecret(page);
+}
+
+/** Picks an option of one of our (Radix) selects. */
+export async function choose(page: Page, select: ReturnType<Page["getByLabel"]>, option: string) {
+  await select.click();
+  await page.getByRole("option", { name: option, exact: true }).click();
+}
+
 /** Signs up a new user, creates a development key in the dashboard and returns its secret. */
 export async function newUserWithKey(page: Page, label: string): Promise<string> {
   await signUp(page, uniqueEmail(label));
-  await page.getByRole("button", { name: "Create key" }).click();
-  const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Label").fill(label);
-  await dialog.getByRole("button", { name: "Create key" }).click();
-  return dialog.getByTestId("new-secret").inputValue();
+  return createKey(page, label);
+}
+
+/** A key's row in the list. */
+export function keyRow(page: Page, label: string | RegExp) {
+  return page.getByTestId("key-row").filter({ hasText: label });
+}
+
+/** Opens a key's row menu and picks an action ("Rotate", "Revoke", "Report … leaked"). */
+export async function rowAction(page: Page, label: string, action: "Rotate" | "Revoke" | "Report leaked") {
+  await page
+    .getByRole("button", { name: `Actions for “${label}”` })
+    .first()
+    .click();
+  const item = action === "Report leaked" ? `This key leaked: “${label}”` : `${action} “${label}”`;
+  await page.getByRole("menuitem", { name: item }).click();
+  const title = action === "Report leaked" ? `Report “${label}” leaked` : `${action} “${label}”`;
+  return page.getByRole("alertdialog", { name: title });
+}
+
+export async function expectAccessible(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+    label,
+  ).toEqual([]);
 }

@@ -5,6 +5,7 @@ test("the landing page says what Keyport is and leads to the docs", async ({ pag
   await expect(page).toHaveTitle("Keyport: API keys and docs for the Keyport API");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("The developer portal for the Keyport API");
   await expect(page.getByRole("link", { name: "Open the dashboard" })).toHaveAttribute("href", "/dashboard");
+  await expect(page.getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "/sign-up");
 
   await page.getByRole("link", { name: "Read the docs" }).click();
   await expect(page).toHaveURL(/\/docs$/);

@@ -74,7 +74,21 @@ describe("creating keys", () => {
     await expect(refused).rejects.toThrow(KeyActionError);
     await expect(refused).rejects.toThrow(/already have 100 active keys/);
     expect(await db.apiKey.count({ where: { userId: actor.userId } })).toBe(before);
-    expect(await db.auditEvent.count({ where: { userId: actor.userId, action: "key.created" } })).toBe(ACTIVE_KEY_CAP);
+    // 100 created, and the rotation's replacement, which records its own creation.
+    expect(await db.auditEvent.count({ where: { userId: actor.userId, action: "key.created" } })).toBe(
+      ACTIVE_KEY_CAP + 1,
+    );
+    const replacement = (
+      await db.apiKey.findFirstOrThrow({ where: { publicId: first.key.id }, include: { successor: true } })
+    ).successor!;
+    const created = await db.auditEvent.findFirstOrThrow({ where: { keyId: replacement.publicId } });
+    expect(created.action).toBe("key.created");
+    expect(JSON.parse(created.details!)).toEqual({
+      environment: "dev",
+      label: "k0",
+      replaces: first.key.id,
+      via: "rotation",
+    });
   });
 });
 
@@ -100,7 +114,7 @@ describe("rotating keys", () => {
         const list = await listKeys(actor.userId, {}, new Date(now.getTime() + 1000));
         expect(list.items.find((k) => k.id === old.key.id)).toMatchObject({
           status: "expiring",
-          successorId: replacement.id,
+          successor: { id: replacement.id, label: replacement.label },
         });
       }
       expect(await verifyApiKey(old.secret, new Date(now.getTime() + ms + 1000))).toEqual({
@@ -173,10 +187,12 @@ describe("revoking and leaks", () => {
     const outcome = await reportLeak(actor, key.id);
     expect(outcome.revoked).toMatchObject({ status: "revoked", revokedReason: "leaked" });
     expect(outcome.replacement?.secret).toMatch(/^sk_prod_/);
-    expect(outcome.revoked.successorId).toBe(outcome.replacement?.key.id);
+    expect(outcome.revoked.successor?.id).toBe(outcome.replacement?.key.id);
     expect(await verifyApiKey(secret)).toEqual({ ok: false, reason: "revoked" });
     expect(await verifyApiKey(outcome.replacement!.secret)).toMatchObject({ ok: true });
     expect(await auditActions(actor, key.id)).toEqual(["key.leaked", "key.created"]);
+    // The replacement's own history starts with its creation, naming the key it replaces.
+    expect(await auditActions(actor, outcome.replacement!.key.id)).toEqual(["key.created"]);
   });
 
   it("a leak during a rotation's grace period revokes the old key and keeps the existing replacement", async () => {
@@ -199,7 +215,7 @@ describe("a leak after the replacement was revoked", () => {
     await revokeKey(actor, rotated.key.id, null);
     const outcome = await reportLeak(actor, key.id);
     expect(outcome.replacement?.secret).toMatch(API_KEY_PATTERN);
-    expect(outcome.revoked.successorId).toBe(outcome.replacement?.key.id);
+    expect(outcome.revoked.successor?.id).toBe(outcome.replacement?.key.id);
     expect(await verifyApiKey(secret)).toEqual({ ok: false, reason: "revoked" });
     expect(await verifyApiKey(outcome.replacement!.secret)).toMatchObject({ ok: true });
   });
@@ -251,15 +267,21 @@ describe("listing", () => {
       revokedAt: i % 10 === 0 ? new Date() : null,
     }));
     await db.apiKey.createMany({ data: rows });
-    const all = await listKeys(actor.userId, { page: 1 });
+    // By default the list holds the keys in use: the 100 revoked ones are hidden.
+    const inUse = await listKeys(actor.userId, { page: 1 });
+    expect(inUse).toMatchObject({ total: 900, pageCount: 36, page: 1 });
+    expect(inUse.items[0]?.label).toBe("bulk 1");
+    const all = await listKeys(actor.userId, { page: 1, showInactive: true });
     expect(all).toMatchObject({ total: 1000, pageCount: 40, page: 1 });
     expect(all.items[0]?.label).toBe("bulk 0");
-    const last = await listKeys(actor.userId, { page: 40 });
+    const last = await listKeys(actor.userId, { page: 40, showInactive: true });
     expect(last.items.at(-1)?.label).toBe("bulk 999");
     expect((await listKeys(actor.userId, { environment: "prod" })).total).toBe(500);
+    expect((await listKeys(actor.userId, { environment: "dev" })).total).toBe(400);
+    expect((await listKeys(actor.userId, { environment: "dev", showInactive: true })).total).toBe(500);
     expect((await listKeys(actor.userId, { status: "revoked" })).total).toBe(100);
     expect((await listKeys(actor.userId, { status: "active", environment: "dev" })).total).toBe(400);
-    expect((await listKeys(actor.userId, { page: 999 })).page).toBe(40);
+    expect((await listKeys(actor.userId, { page: 999, showInactive: true })).page).toBe(40);
   });
 });
 

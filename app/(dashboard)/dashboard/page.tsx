@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { CreateKeyDialog } from "@/components/keys/create-key-dialog";
-import { KeyTable } from "@/components/keys/key-table";
+import { CreateKeyButton } from "@/components/keys/key-buttons";
+import { KeyFilters } from "@/components/keys/key-filters";
+import { KeyList } from "@/components/keys/key-list";
 import { Pagination } from "@/components/pagination";
 import { buttonClasses } from "@/components/ui/button";
-import { Select } from "@/components/ui/select";
 import { requirePageSession } from "@/lib/auth/guard";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
-import { listKeys } from "@/lib/keys/queries";
+import { getKey, listKeys } from "@/lib/keys/queries";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -19,66 +19,57 @@ export default async function DashboardPage({
   const session = await requirePageSession("/dashboard");
   const query = keyListQuerySchema.parse(await searchParams);
   const now = new Date();
-  const keys = await listKeys(session.userId, { environment: query.env, status: query.status, page: query.page }, now);
+  const filter = { environment: query.env, status: query.status, showInactive: Boolean(query.inactive) };
+  const keys = await listKeys(session.userId, { ...filter, page: query.page }, now);
+  // A key just created stays in sight even when the filters would hide it.
+  const created = query.created ? await getKey(session.userId, query.created, now) : null;
+  const pinned = created && !keys.items.some((key) => key.id === created.id) ? created : undefined;
+
   const pageHref = (page: number) => {
     const params = new URLSearchParams();
     if (query.env) params.set("env", query.env);
     if (query.status) params.set("status", query.status);
+    if (query.inactive) params.set("inactive", "1");
     params.set("page", String(page));
     return `/dashboard?${params}`;
   };
   const filtered = Boolean(query.env || query.status);
+  const count = keys.total === 1 ? "1 key" : `${keys.total} keys`;
 
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-bold">API keys</h1>
-        <div className="flex gap-2">
+        <h1 className="text-2xl font-bold" tabIndex={-1}>
+          API keys
+        </h1>
+        <div className="flex flex-wrap gap-2">
           <Link href="/dashboard/activity" className={buttonClasses("secondary")}>
             Activity
           </Link>
-          <CreateKeyDialog />
+          <CreateKeyButton />
         </div>
       </div>
-      <form method="get" className="mt-6 flex flex-wrap items-end gap-3" aria-label="Filter keys">
-        <Select
-          label="Environment"
-          name="env"
-          defaultValue={query.env ?? ""}
-          options={[
-            ["", "All"],
-            ["dev", "Development"],
-            ["prod", "Production"],
-          ]}
-        />
-        <Select
-          label="Status"
-          name="status"
-          defaultValue={query.status ?? ""}
-          options={[
-            ["", "All"],
-            ["active", "Active"],
-            ["expiring", "Expiring after rotation"],
-            ["expired", "Expired"],
-            ["revoked", "Revoked"],
-          ]}
-        />
-        <button type="submit" className={buttonClasses("secondary")}>
-          Filter
-        </button>
-        {filtered && <Link href="/dashboard">Clear filters</Link>}
-      </form>
-      <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
-        {keys.total === 1 ? "1 key" : `${keys.total} keys`}
-        {filtered ? " match the filters." : "."}
+      <div className="mt-6">
+        <KeyFilters values={{ env: query.env, status: query.status, inactive: Boolean(query.inactive) }} />
+      </div>
+      <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="key-count">
+        {filtered ? `${count} match the filters` : count}
+        {pinned ? `, plus “${pinned.label}”, just created, which does not.` : "."}
+        {!query.status && !query.inactive && " Revoked and expired keys are hidden."}
+        {filtered && (
+          <>
+            {" "}
+            <Link href="/dashboard">Clear filters</Link>
+          </>
+        )}
       </p>
       <div className="mt-4">
-        {keys.total === 0 ? (
+        {keys.total === 0 && !pinned ? (
           <p className="rounded-md border border-dashed border-zinc-300 p-6 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
-            {filtered ? "No keys match these filters." : "You have no API keys yet."}
+            {filtered ? "No keys match these filters." : "You have no API keys in use. Create one to call the API."}
           </p>
         ) : (
-          <KeyTable keys={keys.items} now={now} />
+          <KeyList keys={keys.items} now={now} pinned={pinned} />
         )}
       </div>
       <Pagination page={keys.page} pageCount={keys.pageCount} href={pageHref} />

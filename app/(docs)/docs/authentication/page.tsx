@@ -69,7 +69,7 @@ export default function AuthenticationPage() {
           content: (
             <div className="grid gap-4 md:grid-cols-2">
               {headerForms.map(({ id, form, header, recommended, text }) => (
-                <div key={id} id={id} className="scroll-mt-4">
+                <div key={id} id={id} className="min-w-0 scroll-mt-4">
                   <h3 className="flex items-center gap-2">
                     <code>
                       {header}: {form === "bearer" ? "Bearer " : ""}&lt;key&gt;
@@ -165,7 +165,7 @@ export default function AuthenticationPage() {
                 the message:
               </p>
               {unauthorized.map(({ code, when, header }) => (
-                <div key={code} id={`unauthorized-${code}`} className="scroll-mt-4">
+                <div key={code} id={`unauthorized-${code}`} className="min-w-0 scroll-mt-4">
                   <h3>
                     <code>{code}</code>
                   </h3>

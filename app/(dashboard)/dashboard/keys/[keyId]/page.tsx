@@ -1,0 +1,106 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ActivityList } from "@/components/activity/activity-list";
+import { KeyActionButtons } from "@/components/keys/key-buttons";
+import { EnvironmentBadge, StatusBadge } from "@/components/keys/key-badges";
+import { KeyFacts } from "@/components/keys/key-facts";
+import { RenameKey } from "@/components/keys/rename-key";
+import { requirePageSession } from "@/lib/auth/guard";
+import { keyIdSchema } from "@/lib/keys/key.schema";
+import { getKey, listActivity } from "@/lib/keys/queries";
+import { isUsable } from "@/lib/keys/status";
+
+export const metadata: Metadata = { title: "API key" };
+
+const RECENT_ACTIVITY = 10;
+
+// GET /dashboard/keys/[keyId]: one key, its rotation chain and its activity.
+// Usage and permissions get their own sections here as they arrive.
+export default async function KeyPage({ params }: { params: Promise<{ keyId: string }> }) {
+  const { keyId } = await params;
+  const session = await requirePageSession(`/dashboard/keys/${encodeURIComponent(keyId)}`);
+  const parsed = keyIdSchema.safeParse(keyId);
+  if (!parsed.success) notFound();
+  const now = new Date();
+  const key = await getKey(session.userId, parsed.data, now);
+  if (!key) notFound();
+  const activity = await listActivity(session.userId, { keyId: key.id, pageSize: RECENT_ACTIVITY });
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/dashboard" className="underline">
+          API keys
+        </Link>{" "}
+        <span aria-hidden>/</span> <span className="font-mono break-all">{key.id}</span>
+      </nav>
+      <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex min-w-0 flex-col gap-2">
+          {isUsable(key.status) ? (
+            <RenameKey keyId={key.id} label={key.label} />
+          ) : (
+            <h1 className="text-2xl font-bold break-words" tabIndex={-1}>
+              {key.label}
+            </h1>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <EnvironmentBadge environment={key.environment} />
+            <StatusBadge status={key.status} />
+          </div>
+        </div>
+        <KeyActionButtons target={{ id: key.id, label: key.label, status: key.status }} />
+      </div>
+
+      <div className="mt-8 grid gap-8 lg:grid-cols-3">
+        <section aria-labelledby="details-heading" className="lg:col-span-2">
+          <h2 id="details-heading" className="text-lg font-semibold">
+            Details
+          </h2>
+          <KeyFacts keyView={key} now={now} />
+        </section>
+        <section aria-labelledby="rotation-heading">
+          <h2 id="rotation-heading" className="text-lg font-semibold">
+            Rotation
+          </h2>
+          <dl className="mt-3 flex flex-col gap-3 text-sm">
+            <div>
+              <dt className="font-medium">Replaces</dt>
+              <dd>{key.predecessor ? <KeyLinkText link={key.predecessor} /> : "No earlier key."}</dd>
+            </div>
+            <div>
+              <dt className="font-medium">Replaced by</dt>
+              <dd>{key.successor ? <KeyLinkText link={key.successor} /> : "Not rotated."}</dd>
+            </div>
+          </dl>
+        </section>
+      </div>
+
+      <section aria-labelledby="activity-heading" className="mt-10">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="activity-heading" className="text-lg font-semibold">
+            Activity
+          </h2>
+          {activity.total > RECENT_ACTIVITY && (
+            <Link href={`/dashboard/activity?key=${key.id}`}>All {activity.total} entries</Link>
+          )}
+        </div>
+        <div className="mt-3">
+          {activity.total === 0 ? (
+            <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
+          ) : (
+            <ActivityList entries={activity.items} now={now} />
+          )}
+        </div>
+      </section>
+    </>
+  );
+}
+
+function KeyLinkText({ link }: { link: { id: string; label: string } }) {
+  return (
+    <Link href={`/dashboard/keys/${link.id}`} className="break-all">
+      “{link.label}” <span className="font-mono">{link.id}</span>
+    </Link>
+  );
+}

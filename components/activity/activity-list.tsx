@@ -1,0 +1,82 @@
+import Link from "next/link";
+import { Timestamp } from "@/components/ui/timestamp";
+import { describeUserAgent } from "@/lib/auth/user-agent";
+import { displayIp } from "@/lib/format-ip";
+import { absoluteTime } from "@/lib/format-time";
+import { KEY_ID_PATTERN } from "@/lib/keys/format";
+import type { ActivityEntry } from "@/lib/keys/queries";
+
+// The activity log as a list: each entry reads top to bottom on a phone and
+// lays out in a row on a wide screen.
+
+const ACTION_TEXT: Record<string, string> = {
+  "key.created": "Key created",
+  "key.renamed": "Key renamed",
+  "key.rotated": "Key rotated",
+  "key.revoked": "Key revoked",
+  "key.leaked": "Key reported leaked",
+  "auth.sign_in": "Signed in",
+  "auth.sessions_ended": "Sessions ended",
+};
+
+const keyLink = (id: unknown) =>
+  typeof id === "string" && KEY_ID_PATTERN.test(id) ? (
+    <Link href={`/dashboard/keys/${id}`} className="font-mono">
+      {id}
+    </Link>
+  ) : null;
+
+function Details({ entry }: { entry: ActivityEntry }) {
+  const d = entry.details ?? {};
+  switch (entry.action) {
+    case "key.created":
+      return (
+        <>
+          {d.environment === "prod" ? "Production" : "Development"} key “{String(d.label)}”
+          {typeof d.replaces === "string" && (
+            <>
+              , replacing {keyLink(d.replaces)} ({d.via === "leak" ? "reported leaked" : "rotation"})
+            </>
+          )}
+        </>
+      );
+    case "key.renamed":
+      return <>{`“${String(d.from)}” → “${String(d.to)}”`}</>;
+    case "key.rotated":
+      return (
+        <>
+          Replaced by {keyLink(d.replacement)}; old key stops {absoluteTime(new Date(String(d.old_key_stops_at)))}
+        </>
+      );
+    case "key.revoked":
+      return d.reason ? <>Reason: {String(d.reason)}</> : null;
+    case "key.leaked":
+      return d.replacement ? <>Revoked at once; replacement {keyLink(d.replacement)}</> : <>Revoked at once</>;
+    case "auth.sessions_ended":
+      return <>{d.count === 1 ? "1 session" : `${String(d.count)} sessions`} ended from this device</>;
+    default:
+      return null;
+  }
+}
+
+export function ActivityList({ entries, now = new Date() }: { entries: ActivityEntry[]; now?: Date }) {
+  return (
+    <ol className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+      {entries.map((entry) => (
+        <li key={entry.id} data-testid="activity-row" className="flex flex-col gap-1 px-4 py-3 text-sm">
+          <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+            <span className="font-semibold">{ACTION_TEXT[entry.action] ?? entry.action}</span>
+            <Timestamp date={entry.createdAt} now={now} className="text-xs" />
+          </div>
+          <p className="break-words">
+            {entry.keyId && <>{keyLink(entry.keyId)} · </>}
+            <Details entry={entry} />
+          </p>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            From {displayIp(entry.ip)} · {describeUserAgent(entry.userAgent)}
+          </p>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,13 @@
+import { Badge } from "@/components/ui/badge";
+import type { KeyEnvironment } from "@/lib/keys/format";
+import { KEY_STATUS_LABELS, type KeyStatus } from "@/lib/keys/status";
+
+const STATUS_TONE = { active: "success", expiring: "warning", expired: "neutral", revoked: "danger" } as const;
+
+export function EnvironmentBadge({ environment }: { environment: KeyEnvironment }) {
+  return environment === "prod" ? <Badge tone="danger">Production</Badge> : <Badge tone="info">Development</Badge>;
+}
+
+export function StatusBadge({ status }: { status: KeyStatus }) {
+  return <Badge tone={STATUS_TONE[status]}>{KEY_STATUS_LABELS[status]}</Badge>;
+}

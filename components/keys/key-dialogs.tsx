@@ -1,0 +1,138 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { ToastProvider, useToast } from "@/components/ui/toast";
+import type { KeyActionData } from "@/lib/keys/actions";
+import type { KeyActionKind, KeyStatus } from "@/lib/keys/status";
+import { CreateKeyDialog } from "./create-key-dialog";
+import { KeyActionDialog } from "./key-action-dialog";
+import { SecretDialog, type Reveal } from "./secret-dialog";
+
+// Every key dialog lives here, in the dashboard's layout, outside any list
+// row: a row can leave the view while its action runs (a filter, a page, a
+// revalidation), and a new secret must never leave with it.
+
+export interface KeyTarget {
+  id: string;
+  label: string;
+  status: KeyStatus;
+}
+
+type Open = { kind: "create" } | { kind: KeyActionKind; key: KeyTarget };
+
+interface KeyDialogs {
+  /** Opens a dialog; `trigger` gets focus back when it closes (if it is still on the page). */
+  open: (what: Open, trigger: HTMLElement | null) => void;
+}
+
+const KeyDialogsContext = createContext<KeyDialogs | null>(null);
+
+export function useKeyDialogs(): KeyDialogs {
+  const context = useContext(KeyDialogsContext);
+  if (!context) throw new Error("useKeyDialogs needs <KeyDialogsProvider>.");
+  return context;
+}
+
+/** Focus after a dialog: its trigger, else the same control found again, else the page's heading. */
+function restoreFocus(trigger: HTMLElement | null) {
+  const target =
+    (trigger?.isConnected ? trigger : null) ??
+    (trigger?.id ? document.getElementById(trigger.id) : null) ??
+    document.querySelector<HTMLElement>("main h1");
+  target?.focus();
+}
+
+/**
+ * After a create, the list shows the new key even when the filters would hide
+ * it (`created=`); any later change to a key ends that, so a key revoked or
+ * rotated since is listed by the filters alone.
+ */
+function pinCreatedKey(router: ReturnType<typeof useRouter>, keyId: string | null) {
+  const url = new URL(window.location.href);
+  if (url.pathname !== "/dashboard" || (!keyId && !url.searchParams.has("created"))) return;
+  if (keyId) {
+    url.searchParams.set("created", keyId);
+    url.searchParams.delete("page");
+  } else {
+    url.searchParams.delete("created");
+  }
+  router.replace(`${url.pathname}${url.search}`, { scroll: false });
+}
+
+function Dialogs({ children }: { children: ReactNode }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [current, setCurrent] = useState<(Open & { round: number }) | null>(null);
+  const [reveal, setReveal] = useState<Reveal | null>(null);
+  const [trigger, setTrigger] = useState<HTMLElement | null>(null);
+  // Set before the action's dialog unmounts, so its focus handling knows a
+  // secret's dialog is taking over (state would be one render late).
+  const revealing = useRef(false);
+
+  const open = useCallback((what: Open, from: HTMLElement | null) => {
+    setTrigger(from);
+    setCurrent({ ...what, round: Date.now() });
+  }, []);
+  const value = useMemo(() => ({ open }), [open]);
+
+  const done = (kind: Open["kind"], data: KeyActionData) => {
+    setCurrent(null);
+    pinCreatedKey(router, kind === "create" ? data.keyId : null);
+    if (data.secret || kind === "leak") {
+      revealing.current = true;
+      setReveal({ ...data, leaked: kind === "leak" });
+    } else {
+      toast(data.message);
+    }
+  };
+  // Focus goes back only once nothing else will open: a success that shows a
+  // secret keeps it for the secret's dialog.
+  const afterClose = (event: Event) => {
+    event.preventDefault();
+    if (!revealing.current) restoreFocus(trigger);
+  };
+
+  return (
+    <KeyDialogsContext.Provider value={value}>
+      {children}
+      {current?.kind === "create" && (
+        <CreateKeyDialog
+          key={current.round}
+          onClose={() => setCurrent(null)}
+          onDone={(data) => done("create", data)}
+          onCloseAutoFocus={afterClose}
+        />
+      )}
+      {current && current.kind !== "create" && (
+        <KeyActionDialog
+          key={current.round}
+          kind={current.kind}
+          target={current.key}
+          onClose={() => setCurrent(null)}
+          onDone={(data) => done(current.kind, data)}
+          onCloseAutoFocus={afterClose}
+        />
+      )}
+      {reveal && (
+        <SecretDialog
+          reveal={reveal}
+          onClose={() => setReveal(null)}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            revealing.current = false;
+            restoreFocus(trigger);
+          }}
+        />
+      )}
+    </KeyDialogsContext.Provider>
+  );
+}
+
+export function KeyDialogsProvider({ children }: { children: ReactNode }) {
+  return (
+    <ToastProvider>
+      <Dialogs>{children}</Dialogs>
+    </ToastProvider>
+  );
+}

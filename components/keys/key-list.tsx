@@ -1,0 +1,108 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { cn } from "@/components/ui/cn";
+import { Table, Td, Th, THead } from "@/components/ui/table";
+import { Timestamp } from "@/components/ui/timestamp";
+import { isUsable } from "@/lib/keys/status";
+import type { KeyView } from "@/lib/keys/views";
+import { EnvironmentBadge, StatusBadge } from "./key-badges";
+import { KeyMenu } from "./key-menu";
+
+// One row per key. On a phone the table keeps two columns (the key and its
+// menu): the environment and state move under the label, like a card.
+
+function KeyState({ keyView, now }: { keyView: KeyView; now: Date }) {
+  const { status, expiresAt, revokedAt, successor } = keyView;
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <StatusBadge status={status} />
+      {status === "revoked" && revokedAt && (
+        <Timestamp date={revokedAt} now={now} compact prefix="Revoked" className="text-xs" />
+      )}
+      {status !== "revoked" && expiresAt && (
+        <Timestamp
+          date={expiresAt}
+          now={now}
+          compact
+          prefix={expiresAt <= now ? "Expired" : status === "expiring" ? "Stops working" : "Expires"}
+          className="text-xs"
+        />
+      )}
+      {status === "active" && !expiresAt && <span className="text-xs">Never expires</span>}
+      {successor && (
+        <span className="text-xs">
+          Replaced by <Link href={`/dashboard/keys/${successor.id}`}>{successor.id}</Link>
+        </span>
+      )}
+    </div>
+  );
+}
+
+function KeyRow({ keyView, now, note }: { keyView: KeyView; now: Date; note?: string | undefined }) {
+  return (
+    <tr
+      data-testid="key-row"
+      data-key-id={keyView.id}
+      className={cn(
+        !isUsable(keyView.status) && "text-zinc-600 dark:text-zinc-400",
+        note && "bg-amber-50 dark:bg-amber-950/40",
+      )}
+    >
+      <Td className="w-full sm:w-auto">
+        {note && (
+          <Badge tone="warning" className="mb-1">
+            {note}
+          </Badge>
+        )}
+        <Link href={`/dashboard/keys/${keyView.id}`} className="block font-medium break-words">
+          {keyView.label}
+        </Link>
+        <div className="mt-1 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{keyView.id}</div>
+        <div className="mt-2 flex flex-col items-start gap-2 sm:hidden">
+          <EnvironmentBadge environment={keyView.environment} />
+          <KeyState keyView={keyView} now={now} />
+        </div>
+      </Td>
+      <Td className="hidden sm:table-cell">
+        <EnvironmentBadge environment={keyView.environment} />
+      </Td>
+      <Td className="hidden md:table-cell">
+        <code className="whitespace-nowrap">{keyView.displayFragment}</code>
+      </Td>
+      <Td className="hidden lg:table-cell">
+        {keyView.lastUsedAt ? <Timestamp date={keyView.lastUsedAt} now={now} compact /> : "Never"}
+      </Td>
+      <Td className="hidden sm:table-cell">
+        <KeyState keyView={keyView} now={now} />
+      </Td>
+      <Td className="w-12 px-1 text-right">
+        <KeyMenu target={{ id: keyView.id, label: keyView.label, status: keyView.status }} />
+      </Td>
+    </tr>
+  );
+}
+
+export function KeyList({ keys, now, pinned }: { keys: KeyView[]; now: Date; pinned?: KeyView | undefined }) {
+  return (
+    <Table caption="Your API keys">
+      <THead>
+        <tr>
+          <Th>Key</Th>
+          <Th className="hidden sm:table-cell">Environment</Th>
+          <Th className="hidden md:table-cell">Secret</Th>
+          <Th className="hidden lg:table-cell">Last used</Th>
+          <Th className="hidden sm:table-cell">Status</Th>
+          <Th className="w-12 px-1">
+            <span className="sr-only">Actions</span>
+          </Th>
+        </tr>
+      </THead>
+      <tbody>
+        {pinned && <KeyRow keyView={pinned} now={now} note="Just created: outside your filters" />}
+        {keys.map((key) => (
+          <KeyRow key={key.id} keyView={key} now={now} />
+        ))}
+      </tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,104 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import type { z } from "zod";
+import { failure, invalid, ok, type ActionResult, type ActionState } from "../action-result";
+import type { Actor } from "../audit";
+import { actorFor, requireActionSession } from "../auth/guard";
+import { absoluteTime } from "../format-time";
+import { log } from "../log";
+import { KeyActionError } from "./errors";
+import { rotationOutcome } from "./grace";
+import { createKeySchema, keyActionSchema, renameKeySchema, revokeKeySchema, rotateKeySchema } from "./key.schema";
+import { createKey, renameKey, reportLeak, revokeKey, rotateKey } from "./lifecycle";
+
+// The dashboard's key actions. Each: the session guard, zod on the form, the
+// owner check inside lib/keys, and one ActionResult. A refused action changes
+// nothing and hands back what was typed.
+
+export interface KeyActionData {
+  /** The key the result is about: the new one after create, rotate and leak. */
+  keyId: string;
+  label: string;
+  message: string;
+  /** Shown once to the user who made the key; stored nowhere. */
+  secret?: string;
+}
+
+async function run<S extends z.ZodType>(
+  formData: FormData,
+  schema: S,
+  work: (input: z.output<S>, actor: Actor) => Promise<KeyActionData>,
+): Promise<ActionResult<KeyActionData>> {
+  const guard = await requireActionSession();
+  if (!guard.ok) return failure(guard.error, formData);
+  const parsed = schema.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) return invalid(parsed.error, formData);
+  try {
+    const data = await work(parsed.data, await actorFor(guard.session));
+    // The list, the key pages and the activity log all show what changed.
+    revalidatePath("/dashboard", "layout");
+    return ok(data);
+  } catch (error) {
+    if (error instanceof KeyActionError) return failure(error.message, formData);
+    log.error("key.action_failed", { user_id: guard.session.userId, error: String((error as Error)?.message) });
+    return failure("Something went wrong; nothing was changed. Try again.", formData);
+  }
+}
+
+type State = ActionState<KeyActionData>;
+type Result = Promise<ActionResult<KeyActionData>>;
+
+export async function createKeyAction(_previous: State, formData: FormData): Result {
+  return run(formData, createKeySchema, async (input, actor) => {
+    const { key, secret } = await createKey(actor, input);
+    return { keyId: key.id, label: key.label, secret, message: `Created “${key.label}”.` };
+  });
+}
+
+export async function renameKeyAction(_previous: State, formData: FormData): Result {
+  return run(formData, renameKeySchema, async (input, actor) => {
+    const key = await renameKey(actor, input.keyId, input.label);
+    return { keyId: key.id, label: key.label, message: `Renamed to “${key.label}”.` };
+  });
+}
+
+export async function rotateKeyAction(_previous: State, formData: FormData): Result {
+  return run(formData, rotateKeySchema, async (input, actor) => {
+    const now = new Date();
+    const { key, secret, oldKeyStopsAt } = await rotateKey(actor, input.keyId, input.grace, now);
+    return {
+      keyId: key.id,
+      label: key.label,
+      secret,
+      message: `Rotated “${key.label}”. ${rotationOutcome(oldKeyStopsAt, now, absoluteTime(oldKeyStopsAt))}`,
+    };
+  });
+}
+
+export async function revokeKeyAction(_previous: State, formData: FormData): Result {
+  return run(formData, revokeKeySchema, async (input, actor) => {
+    const key = await revokeKey(actor, input.keyId, input.reason);
+    return { keyId: key.id, label: key.label, message: `Revoked “${key.label}”. It stopped working just now.` };
+  });
+}
+
+export async function reportLeakAction(_previous: State, formData: FormData): Result {
+  return run(formData, keyActionSchema, async (input, actor) => {
+    const outcome = await reportLeak(actor, input.keyId);
+    const label = outcome.revoked.label;
+    if (outcome.replacement) {
+      return {
+        keyId: outcome.replacement.key.id,
+        label,
+        secret: outcome.replacement.secret,
+        message: `“${label}” is revoked: it stopped working just now. Deploy this replacement.`,
+      };
+    }
+    return {
+      keyId: outcome.existingReplacementId ?? outcome.revoked.id,
+      label,
+      message: `“${label}” is revoked: it stopped working just now. Its replacement ${outcome.existingReplacementId} from the earlier rotation stands.`,
+    };
+  });
+}

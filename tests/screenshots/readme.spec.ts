@@ -1,0 +1,76 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { createKey, rowAction, saveNewSecret, signUp } from "../e2e/helpers";
+
+const OUT = path.resolve(import.meta.dirname, "..", "..", "docs", "screenshots");
+const REVIEW = path.resolve(import.meta.dirname, "..", "..", ".scratch", "review");
+
+async function shoot(page: Page, file: string) {
+  // Relative times ("now", "in 90 days") are the only moving parts; the email is fixed.
+  await page.screenshot({ path: path.join(OUT, file), fullPage: false });
+}
+
+test("the README's screenshots", async ({ page }) => {
+  mkdirSync(OUT, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUp(page, `ada-${Date.now()}@example.com`);
+  await createKey(page, "billing service", { environment: "Production", expires: "In 90 days" });
+  await createKey(page, "search indexer");
+  await createKey(page, "nightly export", { environment: "Production" });
+  const rotate = await rowAction(page, "nightly export", "Rotate");
+  await rotate.getByRole("button", { name: "Rotate key" }).click();
+  await saveNewSecret(page);
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("key-row")).toHaveCount(4);
+  await shoot(page, "key-list.png");
+
+  await page.getByRole("link", { name: "nightly export" }).first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("nightly export");
+  await shoot(page, "key-page.png");
+
+  await page.goto("/docs/authentication");
+  await shoot(page, "docs-authentication.png");
+
+  if (!process.env.SCREENSHOT_REVIEW) return;
+  mkdirSync(REVIEW, { recursive: true });
+  const keyPage = new URL(page.url()).pathname;
+  const pages = [
+    "/dashboard",
+    "/dashboard?inactive=1",
+    keyPage,
+    "/dashboard/activity",
+    "/account",
+    "/sign-in",
+    "/sign-up",
+    "/",
+    "/docs/routes/gemini-stream-generate-content",
+  ];
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const width of [1280, 390]) {
+      const tag = `${width}-${colorScheme}`;
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      for (const href of pages) {
+        await page.goto(href);
+        const name = href === keyPage ? "key-page" : href.replace(/[^a-z0-9]+/gi, "_") || "home";
+        await page.screenshot({ path: path.join(REVIEW, `${name}-${tag}.png`), fullPage: true });
+      }
+      await page.goto("/dashboard");
+      await page.getByRole("button", { name: "Actions for “billing service”" }).click();
+      await page.screenshot({ path: path.join(REVIEW, `menu-${tag}.png`) });
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Create key" }).click();
+      await page.screenshot({ path: path.join(REVIEW, `create-dialog-${tag}.png`) });
+      await page.getByRole("dialog").getByLabel("Label").fill("review");
+      await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
+      await expect(page.getByRole("alertdialog")).toBeVisible();
+      await page.screenshot({ path: path.join(REVIEW, `secret-dialog-${tag}.png`) });
+      await saveNewSecret(page);
+      await rowAction(page, "review", "Revoke");
+      await page.screenshot({ path: path.join(REVIEW, `revoke-dialog-${tag}.png`) });
+      await page.getByRole("button", { name: "Revoke key" }).click();
+      await expect(page.getByTestId("toast").first()).toBeVisible();
+    }
+  }
+});
