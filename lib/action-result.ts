@@ -19,12 +19,23 @@ export type FormAction<T = undefined> = (previous: ActionState<T>, formData: For
 const MAX_ECHOED_LENGTH = 1_000;
 
 /**
+ * Whether an action was handed a form. Actions are public endpoints: a
+ * crafted request can hand them any serialisable value instead.
+ */
+export function isForm(value: unknown): value is FormData {
+  return value instanceof FormData;
+}
+
+export const NOT_A_FORM = "Send the form again from the page.";
+
+/**
  * The text fields of a submission, to put back into the form. Secrets
  * (passwords) are named in `omit` and never leave the server again; Next's
  * own `$ACTION_*` fields are dropped.
  */
 export function formValues(formData: FormData, omit: readonly string[] = []): FormValues {
   const values: FormValues = {};
+  if (!isForm(formData)) return values;
   for (const [name, value] of formData) {
     if (typeof value !== "string" || name.startsWith("$ACTION") || omit.includes(name)) continue;
     values[name] = value.slice(0, MAX_ECHOED_LENGTH);

@@ -1,10 +1,12 @@
 import { Timestamp } from "@/components/ui/timestamp";
-import { describeUserAgent } from "@/lib/auth/user-agent";
 import type { EndedSessionNotice } from "@/lib/auth/session-store";
-import { displayIp } from "@/lib/format-ip";
 
-/** Why this browser was signed out, when the session was ended from another device. */
-export function SessionEndedNotice({ notice }: { notice: EndedSessionNotice }) {
+/**
+ * Why this browser was signed out, when its session was ended from another
+ * device. It says when, and not from where: whoever still holds an ended
+ * cookie may be the person it was ended to keep out.
+ */
+export function SessionEndedNotice({ notice }: { notice: Pick<EndedSessionNotice, "reason" | "endedAt"> }) {
   return (
     <div
       role="status"
@@ -15,7 +17,6 @@ export function SessionEndedNotice({ notice }: { notice: EndedSessionNotice }) {
         {notice.reason === "all_others_ended"
           ? "Someone signed in to this account chose “End all other sessions”"
           : "Someone signed in to this account ended this session"}{" "}
-        from {describeUserAgent(notice.endedFromUa)} at {displayIp(notice.endedFromIp)},{" "}
         <Timestamp date={notice.endedAt} />. If that was not you, sign in and end every session you do not recognise on
         the account page.
       </p>

@@ -50,12 +50,16 @@ export function CreateKeyDialog({
         <fieldset className="flex flex-col gap-2">
           <legend className="text-sm font-medium">Environment</legend>
           <label className="flex min-h-8 items-center gap-2 text-sm">
-            <input type="radio" name="environment" value="dev" defaultChecked={environment === "dev"} /> Development (
-            <code>sk_dev_</code>)
+            <input type="radio" name="environment" value="dev" defaultChecked={environment === "dev"} />
+            <span>
+              Development (<code>sk_dev_</code>)
+            </span>
           </label>
           <label className="flex min-h-8 items-center gap-2 text-sm">
-            <input type="radio" name="environment" value="prod" defaultChecked={environment === "prod"} /> Production (
-            <code>sk_prod_</code>)
+            <input type="radio" name="environment" value="prod" defaultChecked={environment === "prod"} />
+            <span>
+              Production (<code>sk_prod_</code>)
+            </span>
           </label>
         </fieldset>
         <Select label="Expires" name="expiry" value={expiry} onValueChange={setExpiry} options={EXPIRY_OPTIONS} />

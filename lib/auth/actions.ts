@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { failure, invalid, ok, type ActionResult, type ActionState } from "../action-result";
+import { failure, invalid, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "../action-result";
 import { getEnv } from "../env";
 import { log } from "../log";
 import { signUp, verifyCredentials } from "./accounts";
@@ -27,6 +27,7 @@ const SECRET_FIELDS = ["password"] as const;
 export async function signUpAction(_previous: ActionState, formData: FormData): Promise<ActionResult> {
   const requestHeaders = await headers();
   if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit: SECRET_FIELDS });
+  if (!isForm(formData)) return failure(NOT_A_FORM);
   const parsed = signUpSchema.safeParse({ email: formData.get("email"), password: formData.get("password") });
   if (!parsed.success) return invalid(parsed.error, formData, SECRET_FIELDS);
   const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
@@ -45,6 +46,7 @@ export async function signUpAction(_previous: ActionState, formData: FormData): 
 export async function signInAction(_previous: ActionState, formData: FormData): Promise<ActionResult> {
   const requestHeaders = await headers();
   if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit: SECRET_FIELDS });
+  if (!isForm(formData)) return failure(NOT_A_FORM);
   const parsed = signInSchema.safeParse({ email: formData.get("email"), password: formData.get("password") });
   if (!parsed.success) return invalid(parsed.error, formData, SECRET_FIELDS);
   const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
@@ -63,6 +65,7 @@ export async function endSessionAction(
 ): Promise<ActionResult<string>> {
   const guard = await requireActionSession();
   if (!guard.ok) return failure(guard.error, formData);
+  if (!isForm(formData)) return failure(NOT_A_FORM);
   const parsed = endSessionSchema.safeParse({ sessionId: formData.get("sessionId") });
   if (!parsed.success) return failure("That session id is not valid.", formData);
   const ended = await endSession(await actorFor(guard.session), parsed.data.sessionId);

@@ -12,7 +12,11 @@ export function safeCallbackPath(value: string | string[] | undefined): string {
   if (!path || !path.startsWith("/") || /[\\\u0000-\u001f\u007f]/.test(path)) return "/dashboard";
   const base = "http://keyport.invalid";
   const url = new URL(path, base);
-  return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : "/dashboard";
+  if (url.origin !== base) return "/dashboard";
+  // Dot segments are resolved by URL: "/.//evil.example" comes out as "//evil.example", which a browser reads
+  // as another origin. Check the result, not only the input.
+  const result = `${url.pathname}${url.search}${url.hash}`;
+  return /^\/[\\/]/.test(result) ? "/dashboard" : result;
 }
 
 /** Only messages the sign-in itself produces are shown; a crafted ?error= gets a generic one. */

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
-import { failure, invalid, ok, type ActionResult, type ActionState } from "../action-result";
+import { failure, invalid, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "../action-result";
 import type { Actor } from "../audit";
 import { actorFor, requireActionSession } from "../auth/guard";
 import { absoluteTime } from "../format-time";
@@ -32,6 +32,7 @@ async function run<S extends z.ZodType>(
 ): Promise<ActionResult<KeyActionData>> {
   const guard = await requireActionSession();
   if (!guard.ok) return failure(guard.error, formData);
+  if (!isForm(formData)) return failure(NOT_A_FORM);
   const parsed = schema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) return invalid(parsed.error, formData);
   try {

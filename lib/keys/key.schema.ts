@@ -3,13 +3,16 @@ import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
 import { gracePeriodSchema } from "./grace";
 
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
+// Bidirectional overrides and isolates can make a label read as another one.
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
 
 export const labelSchema = z
   .string({ error: "Give the key a label." })
   .trim()
   .min(1, "Give the key a label.")
   .max(64, "Use at most 64 characters for the label.")
-  .refine((label) => !CONTROL_CHARACTERS.test(label), "The label cannot contain control characters.");
+  .refine((label) => !CONTROL_CHARACTERS.test(label), "The label cannot contain control characters.")
+  .refine((label) => !BIDI_CONTROLS.test(label), "The label cannot contain text-direction control characters.");
 
 export const keyIdSchema = z.string().regex(KEY_ID_PATTERN, "That key id is not valid.");
 
@@ -31,7 +34,8 @@ export const createKeySchema = z
       const match = /^\d{4}-\d{2}-\d{2}$/.exec(input.expiryDate ?? "");
       // The key works through the whole chosen day (UTC).
       const date = match ? new Date(`${input.expiryDate}T23:59:59.999Z`) : null;
-      if (!date || Number.isNaN(date.getTime())) {
+      // A day that does not exist (31 February) would roll over into the next month.
+      if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== input.expiryDate) {
         ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "Pick an expiry date." });
         return z.NEVER;
       }

@@ -49,9 +49,9 @@ test("sign up, sign out, sign in, and end another session from the account page"
   await otherPage.goto("/dashboard");
   await expect(otherPage).toHaveURL(/\/sign-in/);
   const notice = otherPage.getByRole("status").filter({ hasText: "You were signed out from another device." });
-  await expect(notice).toContainText("ended this session from Chrome");
-  await expect(notice).toContainText(/at (127\.0\.0\.1|::1), \d+ \w+ \d{4}, \d\d:\d\d UTC/);
-  await expect(notice).not.toContainText("::ffff:");
+  await expect(notice).toContainText(/ended this session \d+ \w+ \d{4}, \d\d:\d\d UTC/);
+  // It says when, not from where: the holder of an ended cookie may be who it was ended to keep out.
+  await expect(notice).not.toContainText(/127\.0\.0\.1|::1|Chrome/);
   const session = await otherPage.request.get("/api/auth/session");
   expect(await session.json()).toEqual({});
   await other.close();

@@ -57,6 +57,10 @@ describe("creating keys", () => {
     expect(message({ environment: "staging" })).toBe("Choose Development or Production.");
     expect(message({ expiry: "date", expiryDate: "2001-01-01" })).toBe("The expiry date must be in the future.");
     expect(message({ expiry: "date" })).toBe("Pick an expiry date.");
+    expect(message({ expiry: "date", expiryDate: "2031-02-31" })).toBe("Pick an expiry date.");
+    expect(message({ label: "invoice\u202Egpj.exe" })).toBe(
+      "The label cannot contain text-direction control characters.",
+    );
     expect(parse({ label: "  spaced  " }).data?.label).toBe("spaced");
     const in30 = parse({ expiry: "30" }).data?.expiresAt?.getTime() ?? 0;
     expect(Math.abs(in30 - (Date.now() + 30 * 24 * HOUR))).toBeLessThan(5_000);

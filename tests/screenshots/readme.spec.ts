@@ -3,8 +3,9 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { createKey, rowAction, saveNewSecret, signUp } from "../e2e/helpers";
 
-const OUT = path.resolve(import.meta.dirname, "..", "..", "docs", "screenshots");
-const REVIEW = path.resolve(import.meta.dirname, "..", "..", ".scratch", "review");
+// npm runs scripts from the project root.
+const OUT = path.resolve("docs", "screenshots");
+const REVIEW = path.resolve(".scratch", "review");
 
 async function shoot(page: Page, file: string) {
   // Relative times ("now", "in 90 days") are the only moving parts; the email is fixed.
@@ -28,13 +29,13 @@ test("the README's screenshots", async ({ page }) => {
   await page.getByRole("link", { name: "nightly export" }).first().click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("nightly export");
   await shoot(page, "key-page.png");
+  const keyPage = new URL(page.url()).pathname;
 
   await page.goto("/docs/authentication");
   await shoot(page, "docs-authentication.png");
 
   if (!process.env.SCREENSHOT_REVIEW) return;
   mkdirSync(REVIEW, { recursive: true });
-  const keyPage = new URL(page.url()).pathname;
   const pages = [
     "/dashboard",
     "/dashboard?inactive=1",

@@ -15,6 +15,10 @@ describe("safeCallbackPath", () => {
     "/\tevil.com",
     "\\\\evil.com",
     "javascript:alert(1)",
+    "/.//evil.example",
+    "/..//evil.example",
+    "/%2e%2e//evil.example",
+    "/a/..//evil.example/path?x=1",
     "",
     undefined,
   ])("falls back to the dashboard for %s", (input) => expect(safeCallbackPath(input)).toBe("/dashboard"));

@@ -28,11 +28,12 @@ export default async function SignInPage({
   return (
     <>
       <h1 className="mb-6 text-2xl font-bold">Sign in</h1>
-      {ended && <SessionEndedNotice notice={ended} />}
+      {ended && <SessionEndedNotice notice={{ reason: ended.reason, endedAt: ended.endedAt }} />}
       <SignInForm callbackUrl={safeCallbackPath(params.callbackUrl)} initialError={error} />
       {env.GITHUB_ID && env.GITHUB_SECRET && <GitHubSignIn />}
       <p className="mt-6 text-sm">
-        New to Keyport? <Link href="/sign-up" className="underline">
+        New to Keyport?{" "}
+        <Link href="/sign-up" className="underline">
           Create an account
         </Link>
       </p>

@@ -12,7 +12,8 @@ export default async function SignUpPage() {
       <h1 className="mb-6 text-2xl font-bold">Create an account</h1>
       <SignUpForm />
       <p className="mt-6 text-sm">
-        Already have an account? <Link href="/sign-in" className="underline">
+        Already have an account?{" "}
+        <Link href="/sign-in" className="underline">
           Sign in
         </Link>
       </p>

@@ -87,12 +87,15 @@ export default function ManagingKeysPage() {
           content: (
             <ol>
               <li>
-                In the <Link href="/dashboard">dashboard</Link>, press <strong>This key leaked</strong> on the key. It
-                is revoked at once, with no grace period, and its replacement is shown once. (If the key was already
-                being rotated, it is revoked and the replacement you already have stays: deploy that one.)
+                In the <Link href="/dashboard">dashboard</Link>, open the key&apos;s menu (or its page) and choose{" "}
+                <strong>This key leaked</strong>. It is revoked at once, with no grace period, and its replacement is
+                shown once. (If the key was already being rotated, it is revoked and the replacement you already have
+                stays: deploy that one.)
               </li>
               <li>Put the replacement in your servers&apos; environment variable and deploy.</li>
-              <li>Check the leaked key&apos;s last use in the key list: any use after the leak was not you.</li>
+              <li>
+                Check the leaked key&apos;s last use (time and IP) on its page: any use after the leak was not you.
+              </li>
               <li>
                 Review the <Link href="/dashboard/activity">activity log</Link> for changes you did not make.
               </li>
