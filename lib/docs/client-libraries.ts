@@ -1,6 +1,7 @@
 // The official client libraries, pointed at Keyport: only the base URL and
-// the key change. The Node snippets are run by the e2e suite against the
-// versions in package.json; the Python ones show the same settings.
+// the key change (and, for Google's library, the API version). The Node
+// snippets are run by the e2e suite against the versions in package.json; the
+// Python ones show the same settings.
 import type { RouteName } from "../public-api/routes";
 import { TEXT_MODEL } from "./example-inputs";
 import { KEY_ENV } from "./examples";
@@ -92,10 +93,12 @@ print(message.content[0].text)`,
 const GOOGLE_CLIENT_NODE = (baseUrl: string) => `import { GoogleGenAI } from "@google/genai";
 
 // Google's own key header is not one of Keyport's: send the key as a Bearer token.
+// Keyport serves the Gemini format under v1beta (from @google/genai 3, the default is v1).
 const client = new GoogleGenAI({
   apiKey: "unused",
   httpOptions: {
     baseUrl: "${baseUrl}/api",
+    apiVersion: "v1beta",
     headers: { Authorization: \`Bearer \${process.env.${KEY_ENV}}\` },
   },
 });`;
@@ -106,10 +109,12 @@ from google import genai
 from google.genai import types
 
 # Google's own key header is not one of Keyport's: send the key as a Bearer token.
+# Keyport serves the Gemini format under v1beta: set the API version explicitly.
 client = genai.Client(
     api_key="unused",
     http_options=types.HttpOptions(
         base_url="${baseUrl}/api",
+        api_version="v1beta",
         headers={"Authorization": f"Bearer {os.environ['${KEY_ENV}']}"},
     ),
 )`;
