@@ -1,7 +1,17 @@
 import type { NextConfig } from "next";
+import { publicBaseUrl } from "./lib/env-schema";
+
+// The deployment's own origin, read at build time (the README says to set
+// PUBLIC_BASE_URL for `npm run build`): server actions posted from it are
+// accepted even when the Host header names an instance behind a proxy.
+const baseHost = new URL(publicBaseUrl()).host;
+const baseHostname = new URL(publicBaseUrl()).hostname;
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // The development server refuses other origins' requests for its scripts and
+  // hot reload; a developer opens it at localhost or 127.0.0.1 (or the base URL's host).
+  allowedDevOrigins: [...new Set(["localhost", "127.0.0.1", baseHostname])],
   // Native drivers stay outside the server bundle and load from node_modules.
   serverExternalPackages: [
     "better-sqlite3",
@@ -13,6 +23,7 @@ const nextConfig: NextConfig = {
   experimental: {
     // forbidden(): the session guard answers a page request that carries an API key with 403.
     authInterrupts: true,
+    serverActions: { allowedOrigins: [baseHost] },
   },
   async headers() {
     return [

@@ -22,10 +22,8 @@ const target = databaseTarget(process.env.DATABASE_URL, root);
 
 export default defineConfig({
   schema: target.schemaPath,
-  migrations: {
-    path: target.migrationsPath,
-    seed: "tsx prisma/seed.ts",
-  },
+  // No seed: a fresh database needs nothing in it (accounts are made by signing up or with the operator CLI).
+  migrations: { path: target.migrationsPath },
   datasource: {
     url: target.url,
     ...(process.env.SHADOW_DATABASE_URL ? { shadowDatabaseUrl: process.env.SHADOW_DATABASE_URL } : {}),

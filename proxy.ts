@@ -7,6 +7,7 @@ import { publicBaseUrl } from "./lib/env-schema";
 import { errorResponse } from "./lib/errors/error-response";
 import { newRequestId } from "./lib/errors/request-id";
 import { contentSecurityPolicy, needsNonce } from "./lib/security/csp";
+import { strictTransportSecurity } from "./lib/security/hsts";
 
 export function proxy(request: NextRequest) {
   const requestId = newRequestId();
@@ -38,7 +39,8 @@ function applySecurityHeaders(headers: Headers, csp: string, baseUrl: string) {
   headers.set("Content-Security-Policy", csp);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  if (baseUrl.startsWith("https://")) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  const hsts = strictTransportSecurity(baseUrl);
+  if (hsts) headers.set("Strict-Transport-Security", hsts);
 }
 
 export const config = {

@@ -1,22 +1,31 @@
-// Keyport's HTTP server: Next's request handler behind a plain Node server,
-// for one reason: the app needs the socket's peer address (per-IP limits and
-// the lockout), which Next does not expose. We write it into a header on every
-// request, replacing whatever a client sent under that name.
+// Keyport's HTTP server: Next's request handler behind a plain Node server.
+// It exists because the app needs the socket's peer address (per-IP limits and
+// the lockout), which Next does not expose: we write it into a header on every
+// request, replacing whatever a client sent under that name. It also answers
+// the few requests Next's router would fail on (lib/http/screen-request.mjs).
 //   node server.mjs          production (after `next build`)
 //   node server.mjs --dev    development, with Turbopack
 import { createServer } from "node:http";
 import next from "next";
+import { screenRequest } from "./lib/http/screen-request.mjs";
 
-const PEER_IP_HEADER = "x-keyport-peer-ip";
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
+const trustProxy = Number(process.env.TRUST_PROXY ?? 0) || 0;
+// The same default as lib/env-schema.ts: in development the origin follows PORT.
+const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 
 const app = next({ dev, turbopack: dev, hostname: "localhost", port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
 createServer((req, res) => {
-  req.headers[PEER_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+  const answer = screenRequest(req, { trustProxy, publicBaseUrl });
+  if (answer) {
+    res.writeHead(answer.status, answer.headers);
+    res.end(req.method === "HEAD" ? undefined : answer.body);
+    return;
+  }
   handle(req, res);
 }).listen(port, () => {
   console.log(`keyport: ${dev ? "development" : "production"} server on http://localhost:${port}`);

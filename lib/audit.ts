@@ -9,7 +9,14 @@ export interface Actor {
 }
 
 export type AuditAction =
-  "key.created" | "key.renamed" | "key.rotated" | "key.revoked" | "key.leaked" | "auth.sign_in" | "auth.sessions_ended";
+  | "key.created"
+  | "key.renamed"
+  | "key.rotated"
+  | "key.revoked"
+  | "key.leaked"
+  | "auth.sign_in"
+  | "auth.sessions_ended"
+  | "auth.account_created";
 
 type Tx = Pick<Db, "auditEvent">;
 

@@ -106,9 +106,19 @@ export const envSchema = base.superRefine((env, ctx) => {
 
 export type Env = z.infer<typeof envSchema>;
 
+/**
+ * PUBLIC_BASE_URL's default follows PORT, so `PORT=4000 npm run dev` links
+ * and documents http://localhost:4000 (server.mjs applies the same rule).
+ */
+function withBaseUrlDefault(source: Record<string, string | undefined>): Record<string, string | undefined> {
+  if (source.PUBLIC_BASE_URL) return source;
+  const port = /^\d{1,5}$/.test(source.PORT ?? "") ? source.PORT : "3000";
+  return { ...source, PUBLIC_BASE_URL: `http://localhost:${port}` };
+}
+
 /** The deployment's origin, for code that runs outside the server-only modules (the proxy). */
 export function publicBaseUrl(source: Record<string, string | undefined> = process.env): string {
-  const parsed = base.shape.PUBLIC_BASE_URL.safeParse(source.PUBLIC_BASE_URL);
+  const parsed = base.shape.PUBLIC_BASE_URL.safeParse(withBaseUrlDefault(source).PUBLIC_BASE_URL);
   return parsed.success ? parsed.data : "http://localhost:3000";
 }
 
@@ -118,7 +128,7 @@ export class EnvError extends Error {
 
 /** Parses the environment, or throws one error that names every bad variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = envSchema.safeParse(source);
+  const result = envSchema.safeParse(withBaseUrlDefault(source));
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".") || "(env)"} ${issue.message}`);
   throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);

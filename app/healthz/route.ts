@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { log } from "@/lib/log";
 
 // Internal and unauthenticated: load balancers and uptime checks call it.
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export async function GET() {
     return Response.json({ status: "ok" }, { headers });
   } catch (error) {
     // The reason goes to the log only: it can name hosts and users.
-    console.error(JSON.stringify({ event: "healthz.database_unreachable", error: String((error as Error)?.message) }));
+    log.error("healthz.database_unreachable", { error: String((error as Error)?.message) });
     return Response.json(
       { status: "unavailable", error: { code: "service_unavailable", message: "The database is not reachable." } },
       { status: 503, headers },

@@ -17,6 +17,7 @@ const ACTION_TEXT: Record<string, string> = {
   "key.leaked": "Key reported leaked",
   "auth.sign_in": "Signed in",
   "auth.sessions_ended": "Sessions ended",
+  "auth.account_created": "Account created by an operator",
 };
 
 const keyLink = (id: unknown) =>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Table, Td, Th, THead } from "@/components/ui/table";
 import { errorCatalog } from "@/lib/errors/catalog";
 import { routeErrors, type PublicRoute } from "@/lib/public-api/routes";
+import { CatalogText } from "./catalog-text";
 
 /** The error codes a route can answer with (the same list the gate matrix test holds it to). */
 export function RouteErrors({ route }: { route: PublicRoute }) {
@@ -23,7 +24,9 @@ export function RouteErrors({ route }: { route: PublicRoute }) {
                 <code>{code}</code>
               </Link>
             </Td>
-            <Td>{errorCatalog[code].message}</Td>
+            <Td>
+              <CatalogText text={errorCatalog[code].message} />
+            </Td>
           </tr>
         ))}
       </tbody>

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
 import type { Actor } from "../audit";
-import { signUp } from "../auth/accounts";
+import { createAccountAsOperator } from "../auth/accounts";
 import { emailSchema, newPasswordSchema } from "../auth/credentials.schema";
 import { db } from "../db";
 import { keyDigest } from "../keys/digest";
@@ -79,7 +79,7 @@ async function run(command: string, args: string[], io: Io): Promise<void> {
       const password = await readLine(io.stdin);
       const parsedPassword = newPasswordSchema.safeParse(password);
       if (!parsedPassword.success) throw new UsageError(`password: ${parsedPassword.error.issues[0]?.message}`);
-      const result = await signUp(email, parsedPassword.data, "admin-cli");
+      const result = await createAccountAsOperator(email, parsedPassword.data, "keyport-admin-cli");
       if (!result.ok) throw new UsageError(result.error);
       return out({ id: result.userId, email });
     }

@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
@@ -24,17 +25,44 @@ export async function signUp(email: string, password: string, ip: string): Promi
       error: `Too many sign-ups from your network. Try again at ${limitedUntil.toISOString().slice(11, 16)} UTC.`,
     };
   }
+  const result = await createAccount(email, password);
+  // Counted against the sign-up limit either way, so the limit also caps probing for accounts.
+  await recordAttempt("sign_up", email, ip, result.ok);
+  if (result.ok) log.info("auth.sign_up", { user_id: result.userId, ip });
+  return result;
+}
+
+/**
+ * An operator's account creation (the admin CLI): an operator is not a
+ * visitor, so no web sign-up limit applies; the account's activity log
+ * records who made it instead.
+ */
+export async function createAccountAsOperator(
+  email: string,
+  password: string,
+  operator: string,
+): Promise<SignUpResult> {
+  const result = await createAccount(email, password, operator);
+  if (result.ok) log.info("auth.account_created_by_operator", { user_id: result.userId, operator });
+  return result;
+}
+
+async function createAccount(email: string, password: string, operator?: string): Promise<SignUpResult> {
   // There is no email delivery to hide behind, so an existing account is said plainly.
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) {
-    // Counted against the sign-up limit too, so the limit also caps probing for accounts.
-    await recordAttempt("sign_up", email, ip, false);
     return { ok: false, field: "email", error: EMAIL_TAKEN_MESSAGE };
   }
   const passwordHash = await passwordHasher.hash(password);
   try {
-    const user = await db.user.create({ data: { email, passwordHash }, select: { id: true } });
-    await recordAttempt("sign_up", email, ip, true);
-    log.info("auth.sign_up", { user_id: user.id, ip });
+    const user = await db.$transaction(async (tx) => {
+      const created = await tx.user.create({ data: { email, passwordHash }, select: { id: true } });
+      if (operator) {
+        await recordAudit(tx, { userId: created.id, ip: null, userAgent: operator }, "auth.account_created", null, {
+          by: operator,
+        });
+      }
+      return created;
+    });
     return { ok: true, userId: user.id };
   } catch {
     // Lost a race with another sign-up for the same email.

@@ -28,3 +28,24 @@ export function knownSignInError(value: string | string[] | undefined): string |
 
 /** Sign-up's answer for a taken email; the form puts a "Sign in instead" link after it. */
 export const EMAIL_TAKEN_MESSAGE = "An account with this email already exists.";
+
+/**
+ * A callbackUrl as next-auth may see it: an absolute URL on this deployment.
+ * next-auth 4 answers 500 (and logs the input) on one it cannot parse, such
+ * as "http://x:99999"; anything not on our origin becomes the dashboard.
+ */
+export function normaliseCallbackUrl(value: string, baseUrl: string): string {
+  const base = new URL(baseUrl);
+  let path = "/dashboard";
+  if (value.startsWith("/")) {
+    path = safeCallbackPath(value);
+  } else {
+    try {
+      const url = new URL(value);
+      if (url.origin === base.origin) path = safeCallbackPath(`${url.pathname}${url.search}${url.hash}`);
+    } catch {
+      // Unparseable: the dashboard.
+    }
+  }
+  return new URL(path, base).toString();
+}

@@ -1,10 +1,19 @@
+import { holdsKeyShapedToken } from "../auth/api-key-headers";
 import { ApiError } from "./api-error";
 
 export const WWW_AUTHENTICATE = 'Bearer realm="keyport"';
 export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="keyport", error="invalid_token"';
 
-export const invalidKey = () =>
-  new ApiError("invalid_api_key", { headers: { "WWW-Authenticate": WWW_AUTHENTICATE_INVALID } });
+export const invalidKey = (message?: string) =>
+  new ApiError("invalid_api_key", {
+    headers: { "WWW-Authenticate": WWW_AUTHENTICATE_INVALID },
+    ...(message ? { message } : {}),
+  });
+
+// The most common mistake: the key sent without its scheme, or under another
+// one. Say how to send it, without echoing anything that was sent.
+export const WRONG_SCHEME_MESSAGE =
+  "The API key is not valid: send it as Authorization: Bearer <key>, or in the X-API-Key header.";
 
 /**
  * The key a request presents: `Authorization: Bearer <key>` (scheme in any
@@ -18,7 +27,9 @@ export function presentedKey(headers: Headers): string {
   let bearer: string | undefined;
   if (authorization !== null) {
     const match = /^\s*(\S+)(?:\s+(.*))?$/.exec(authorization);
-    if (!match || match[1]!.toLowerCase() !== "bearer") throw invalidKey();
+    if (!match || match[1]!.toLowerCase() !== "bearer") {
+      throw invalidKey(holdsKeyShapedToken(authorization) ? WRONG_SCHEME_MESSAGE : undefined);
+    }
     bearer = (match[2] ?? "").trim();
   }
   if (bearer !== undefined && headerKey !== undefined && bearer !== headerKey) {

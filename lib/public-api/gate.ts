@@ -4,8 +4,10 @@ import { db, dbProvider } from "../db";
 import { getEnv } from "../env";
 import { errorResponse } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
+import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs";
 import { recordKeyUse, verifyApiKey, type VerifiedKey } from "../keys/verify";
 import { log } from "../log";
+import { strictTransportSecurity } from "../security/hsts";
 import { ApiError } from "./api-error";
 import { parseJson, readLimitedBody, requireContentType } from "./body";
 import { invalidKey, presentedKey, refuseKeyInUrl, WWW_AUTHENTICATE_INVALID } from "./credentials";
@@ -127,10 +129,21 @@ function parseQuery(route: PublicRoute, url: URL): unknown {
   });
 }
 
+/**
+ * The request's method. server.mjs carries a method Next cannot route (TRACE,
+ * ...) as OPTIONS and names it in a header (lib/http/screen-request.mjs); a
+ * client-sent header of that name is removed there, and honoured here only
+ * in that one shape, so it can never turn one routable method into another.
+ */
+export function requestMethod(request: Request): string {
+  const carried = request.headers.get(ORIGINAL_METHOD_HEADER);
+  return request.method === "OPTIONS" && carried && !NEXT_METHODS.has(carried) ? carried : request.method;
+}
+
 async function pipeline(request: Request, url: URL, trace: Trace): Promise<Response> {
   const routes = routesForPath(url.pathname);
   if (routes.length === 0) throw new ApiError("not_found", { message: "There is no public API route at this path." });
-  const method = request.method === "HEAD" ? "GET" : request.method;
+  const method = request.method === "HEAD" ? "GET" : requestMethod(request);
   const route = routes.find((candidate) => candidate.method === method);
   if (!route) {
     throw new ApiError("method_not_allowed", {
@@ -224,13 +237,16 @@ export async function handlePublicRequest(request: Request): Promise<Response> {
     cacheControl && !cacheControl.includes("no-store") ? `${cacheControl}, no-store` : "no-store",
   );
   headers.set("X-Request-Id", trace.requestId);
+  // proxy.ts, which sends HSTS with every page, never sees the public API.
+  const hsts = strictTransportSecurity(getEnv().PUBLIC_BASE_URL);
+  if (hsts) headers.set("Strict-Transport-Security", hsts);
   if (trace.rate) for (const [name, value] of Object.entries(rateLimitHeaders(trace.rate))) headers.set(name, value);
   const body = request.method === "HEAD" ? null : response.body;
   log.info("api.request", {
     request_id: trace.requestId,
     key_id: trace.key?.publicId,
     route: trace.route?.name ?? null,
-    method: request.method,
+    method: requestMethod(request),
     status: response.status,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,
   });

@@ -4,10 +4,17 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import { screenRequest } from "@/lib/http/screen-request.mjs";
 import { handlePublicRequest } from "@/lib/public-api/gate";
 
 export async function startApiServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
+    // What server.mjs does first: the socket's address in its header (never a client's), odd methods carried.
+    const screened = screenRequest(req, {});
+    if (screened) {
+      res.writeHead(screened.status, screened.headers);
+      return void res.end(screened.body);
+    }
     const url = `http://localhost${req.url}`;
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const headers = new Headers();

@@ -40,6 +40,29 @@ describe("npm run admin", () => {
     expect(short.stderr).toMatch(/Use at least 10 characters/);
   });
 
+  it("creates ten users in a row from one address: an operator is not held to the web sign-up limit", async () => {
+    const { runAdmin } = await import("@/lib/admin/cli");
+    const { PassThrough } = await import("node:stream");
+    const created: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const stderr = new PassThrough();
+      stdin.end("a long enough password\n");
+      let out = "";
+      stdout.on("data", (chunk) => (out += chunk));
+      const code = await runAdmin(["user:create", "--email", `ten-${i}-${email}`], { stdin, stdout, stderr });
+      expect(code, `user ${i}`).toBe(0);
+      created.push(JSON.parse(out).id);
+    }
+    // Each account's activity says an operator made it; no sign-up attempt was counted.
+    for (const userId of created) {
+      const audit = await db.auditEvent.findFirstOrThrow({ where: { userId, action: "auth.account_created" } });
+      expect(JSON.parse(audit.details!)).toEqual({ by: "keyport-admin-cli" });
+    }
+    expect(await db.authAttempt.count({ where: { email: { startsWith: "ten-" }, kind: "sign_up" } })).toBe(0);
+  });
+
   it("prints only the new secret for key:create, and key:list prints JSON without secrets", async () => {
     const created = await admin([
       "key:create",

@@ -93,6 +93,22 @@ describe.each(publicRoutes.map((route) => [route.name, route] as const))("%s", (
     expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
   });
 
+  it("a key sent without the Bearer scheme: 401 invalid_api_key that says how to send it, echoing nothing", async () => {
+    for (const headers of [
+      { Authorization: keys.valid },
+      { Authorization: `Token ${keys.valid}` },
+      { Authorization: `Basic ${btoa(`${keys.valid}:`)}` },
+    ]) {
+      const result = await call(route, { headers });
+      expectError(result, 401, "invalid_api_key");
+      expect(result.json.error.message).toBe(
+        "The API key is not valid: send it as Authorization: Bearer <key>, or in the X-API-Key header.",
+      );
+      expect(result.text).not.toContain(keys.valid.slice(7));
+      expect(result.text).not.toContain(btoa(`${keys.valid}:`));
+    }
+  });
+
   it("revoked: 401 revoked_api_key; expired or rotated past its grace: 401 expired_api_key", async () => {
     const revoked = await call(route, { headers: bearer(keys.revoked) });
     expectError(revoked, 401, "revoked_api_key");

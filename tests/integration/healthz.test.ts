@@ -37,7 +37,11 @@ describe("GET /healthz", () => {
       error: { code: "service_unavailable", message: "The database is not reachable." },
     });
     expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|keyport@/);
-    expect(errors).toHaveBeenCalled();
+    // Through the app's structured log, like every other line.
+    const lines = errors.mock.calls.map((call) => String(call[0]));
+    const line = lines.map((text) => JSON.parse(text)).find((entry) => entry.event === "healthz.database_unreachable");
+    expect(line).toMatchObject({ level: "error", event: "healthz.database_unreachable" });
+    expect(line.time).toMatch(/^\d{4}-/);
     errors.mockRestore();
   });
 });

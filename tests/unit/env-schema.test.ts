@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "@/lib/env-schema";
+import { EnvError, parseEnv, publicBaseUrl } from "@/lib/env-schema";
 
 const strongSecret = "q8Vb3kL0pZx7Rt2mWn5Yc9Hs4Jd6Fg1Ae0Uo";
 
@@ -19,6 +19,14 @@ describe("parseEnv", () => {
     expect(env.DATABASE_URL).toBe("file:./data/keyport.db");
     expect(env.PUBLIC_BASE_URL).toBe("http://localhost:3000");
     expect(env.NODE_ENV).toBe("development");
+  });
+
+  it("lets the default base URL follow PORT, so links and the docs' examples name the port in use", () => {
+    expect(parseEnv({ AUTH_SECRET: "dev", PORT: "4000" }).PUBLIC_BASE_URL).toBe("http://localhost:4000");
+    expect(publicBaseUrl({ PORT: "4000" })).toBe("http://localhost:4000");
+    expect(
+      parseEnv({ AUTH_SECRET: "dev", PORT: "4000", PUBLIC_BASE_URL: "https://keyport.example" }).PUBLIC_BASE_URL,
+    ).toBe("https://keyport.example");
   });
 
   it("names AUTH_SECRET when it is missing, with the fix for each mode", () => {

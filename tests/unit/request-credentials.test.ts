@@ -2,8 +2,18 @@ import { describe, expect, it } from "vitest";
 import { carriesApiKey } from "@/lib/auth/api-key-headers";
 import { clientIp, PEER_IP_HEADER } from "@/lib/auth/client-ip";
 
+const KEY = "sk_dev_0123456789abcdefghijABCDEFGHIJ012345";
+
 describe("carriesApiKey", () => {
   it.each([
+    [{ authorization: `Basic ${btoa(`${KEY}:`)}` }],
+    [{ authorization: `basic ${btoa(`user:${KEY}`)}` }],
+    [{ authorization: `Token ${KEY}` }],
+    [{ authorization: KEY }],
+    [{ authorization: `Bearerx ${KEY}` }],
+    [{ authorization: `Token ${encodeURIComponent(KEY).replace("_", "%5F")}` }],
+    [{ "proxy-authorization": `Bearer ${KEY}` }],
+    [{ "proxy-authorization": `Basic ${btoa(`${KEY}:`)}` }],
     [{ "x-api-key": "sk_dev_x" }],
     [{ "X-API-KEY": "" }],
     [{ authorization: "Bearer sk_prod_x" }],

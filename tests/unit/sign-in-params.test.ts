@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { knownSignInError, safeCallbackPath } from "@/lib/auth/sign-in-params";
+import { knownSignInError, normaliseCallbackUrl, safeCallbackPath } from "@/lib/auth/sign-in-params";
 
 describe("safeCallbackPath", () => {
   it.each([
@@ -34,4 +34,17 @@ describe("knownSignInError", () => {
     expect(knownSignInError("CredentialsSignin")).toBeUndefined();
     expect(knownSignInError(undefined)).toBeUndefined();
   });
+});
+
+describe("normaliseCallbackUrl", () => {
+  const base = "http://localhost:3000";
+  it.each([
+    ["/account", "http://localhost:3000/account"],
+    ["http://localhost:3000/dashboard/activity?key=k", "http://localhost:3000/dashboard/activity?key=k"],
+    ["http://x:99999", "http://localhost:3000/dashboard"],
+    ["http://127.0.0.1:3917.evil.example", "http://localhost:3000/dashboard"],
+    ["https://evil.example/", "http://localhost:3000/dashboard"],
+    ["//evil.example", "http://localhost:3000/dashboard"],
+    ["", "http://localhost:3000/dashboard"],
+  ])("%s becomes %s", (input, output) => expect(normaliseCallbackUrl(input, base)).toBe(output));
 });

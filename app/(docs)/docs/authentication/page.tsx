@@ -11,6 +11,7 @@ import { errorCatalog } from "@/lib/errors/catalog";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
 import { WWW_AUTHENTICATE, WWW_AUTHENTICATE_INVALID } from "@/lib/public-api/credentials";
 import { publicRoutes } from "@/lib/public-api/routes";
+import { CatalogText } from "@/components/docs/catalog-text";
 
 export const metadata: Metadata = { title: "Authentication" };
 
@@ -170,7 +171,7 @@ export default function AuthenticationPage() {
                     <code>{code}</code>
                   </h3>
                   <p>
-                    {when} {errorCatalog[code].remedy}
+                    {when} <CatalogText text={errorCatalog[code].remedy} />
                   </p>
                   <CodeBlock
                     code={errorExample(code, baseUrl, { headers: { "WWW-Authenticate": header } })}

@@ -7,6 +7,7 @@ import { errorExample } from "@/lib/docs/error-examples";
 import { docsBaseUrl } from "@/lib/docs/base-url";
 import { errorCatalog, errorCodes } from "@/lib/errors/catalog";
 import { WWW_AUTHENTICATE_INVALID } from "@/lib/public-api/credentials";
+import { CatalogText } from "@/components/docs/catalog-text";
 
 export const metadata: Metadata = { title: "Errors" };
 
@@ -71,8 +72,12 @@ export default function ErrorsPage() {
                       </Badge>
                       <span className="text-sm text-zinc-700 dark:text-zinc-300">{entry.type}</span>
                     </dt>
-                    <dd className="mt-2">{entry.message}</dd>
-                    <dd className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">What to do: {entry.remedy}</dd>
+                    <dd className="mt-2">
+                      <CatalogText text={entry.message} />
+                    </dd>
+                    <dd className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+                      What to do: <CatalogText text={entry.remedy} />
+                    </dd>
                   </div>
                 );
               })}

@@ -1,0 +1,128 @@
+// What server.mjs does to every request before Next's handler sees it. Plain
+// JavaScript: server.mjs runs on Node as it is, without a build step.
+//
+// Next's router fails with a bare 500 (and a stack in the log) on a few
+// requests that never reach our code: a path with a malformed percent escape,
+// a TRACE, a cross-origin server action. Each is answered here, or handed on
+// in a form that reaches our code:
+// - public API (/api/v1, /api/v1beta): the gate answers, in the catalog's
+//   shape and order: a malformed path becomes one no route has (404), and a
+//   method Next cannot route is carried as OPTIONS with the real one in a
+//   header the gate reads (404 for an unknown path, 405 with Allow for a known one);
+// - anywhere else: a small 400 or 405 page, or 403 for a cross-origin action.
+
+export const PEER_IP_HEADER = "x-keyport-peer-ip";
+export const ORIGINAL_METHOD_HEADER = "x-keyport-method";
+
+// The methods Next's router handles; anything else (TRACE, PROPFIND, ...) fails or misleads inside it.
+export const NEXT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
+
+const PUBLIC_API = /^\/api\/v1(?:beta)?(?=\/|$)/;
+
+/**
+ * @typedef {{ method?: string, url?: string, headers: Record<string, string | string[] | undefined>, socket?: { remoteAddress?: string } | null }} ScreenedRequest
+ * @typedef {{ status: number, headers: Record<string, string>, body: string }} ScreenAnswer
+ */
+
+/** @param {string} path */
+function decodable(path) {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @param {number} status
+ * @param {string} title
+ * @param {string} text
+ * @param {Record<string, string>} [extraHeaders]
+ * @returns {ScreenAnswer}
+ */
+function page(status, title, text, extraHeaders = {}) {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Keyport</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>${title}</h1><p>${text}</p><p><a href="/">Go to the home page</a></p></body></html>`;
+  return {
+    status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy":
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+      ...extraHeaders,
+    },
+    body,
+  };
+}
+
+/**
+ * The host an action's Origin must match: the request's own, and PUBLIC_BASE_URL's.
+ * @param {ScreenedRequest} req
+ * @param {{ trustProxy: number, publicBaseUrl: string }} options
+ */
+function crossOriginAction(req, { trustProxy, publicBaseUrl }) {
+  const origin = req.headers.origin;
+  if (Array.isArray(origin)) return true;
+  // Next lets a request with no Origin through (with a warning); browsers always send one on a POST.
+  if (origin === undefined) return false;
+  let originHost;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return true; // "null" and other opaque origins
+  }
+  const forwarded = trustProxy ? req.headers["x-forwarded-host"] : undefined;
+  const ownHost = (Array.isArray(forwarded) ? forwarded[0] : forwarded) ?? req.headers.host;
+  const allowed = [ownHost];
+  try {
+    allowed.push(new URL(publicBaseUrl).host);
+  } catch {
+    // PUBLIC_BASE_URL is validated at start-up; nothing to add if it is absent here.
+  }
+  return !allowed.includes(originHost);
+}
+
+/**
+ * Prepares `req` for Next, or answers it. Returns null when Next should
+ * handle the (possibly rewritten) request, or { status, headers, body }.
+ * @param {ScreenedRequest} req
+ * @param {{ trustProxy?: number, publicBaseUrl?: string }} [options]
+ * @returns {ScreenAnswer | null}
+ */
+export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://localhost:3000" } = {}) {
+  req.headers[PEER_IP_HEADER] = req.socket?.remoteAddress ?? "unknown";
+  delete req.headers[ORIGINAL_METHOD_HEADER];
+  // Next trusts X-Forwarded-Host in its server-action origin check: only a proxy we trust may set it.
+  if (!trustProxy) delete req.headers["x-forwarded-host"];
+  const hsts = publicBaseUrl.startsWith("https://")
+    ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" }
+    : {};
+
+  const url = req.url ?? "/";
+  const queryAt = url.indexOf("?");
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const api = PUBLIC_API.exec(path);
+
+  if (!decodable(path)) {
+    if (!api) return page(400, "Bad request", "This address has a malformed percent escape.", hsts);
+    req.url = `${api[0]}/%25`;
+  }
+  const method = req.method ?? "GET";
+  if (!NEXT_METHODS.has(method)) {
+    if (!api) {
+      return page(405, "Method not allowed", "This page does not accept that method.", {
+        Allow: "GET, HEAD, POST",
+        ...hsts,
+      });
+    }
+    req.headers[ORIGINAL_METHOD_HEADER] = method;
+    req.method = "OPTIONS";
+  }
+  if (req.method === "POST" && req.headers["next-action"] && crossOriginAction(req, { trustProxy, publicBaseUrl })) {
+    return page(403, "Forbidden", "This form was sent from another site.", hsts);
+  }
+  return null;
+}

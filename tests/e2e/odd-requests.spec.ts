@@ -1,0 +1,137 @@
+// Requests that never reach our code, through the real server.mjs: none may
+// answer 5xx. Sent with node:http so the path goes out exactly as written.
+import { request as httpRequest } from "node:http";
+import { expect, test } from "@playwright/test";
+import { generateApiKey } from "../../lib/keys/format";
+import { signUp, uniqueEmail } from "./helpers";
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function raw(baseURL: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  const { hostname, port } = new URL(baseURL);
+  return new Promise<Raw>((resolve, reject) => {
+    const req = httpRequest({ hostname, port, method, path, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+test("a malformed percent escape: the gate's 404 under /api/v1, a 400 page elsewhere", async ({ baseURL }) => {
+  for (const path of ["/api/v1/generations/%E0%A4%A", "/api/v1/%", "/api/v1beta/models/%zz"]) {
+    const answer = await raw(baseURL!, "GET", path);
+    expect(answer.status, path).toBe(404);
+    expect(answer.headers["content-type"]).toMatch(/^application\/json/);
+    expect(JSON.parse(answer.body).error).toMatchObject({ code: "not_found" });
+    expect(answer.headers["x-request-id"]).toMatch(/^req_/);
+  }
+  for (const path of ["/api/auth/%", "/docs/routes/%", "/%E0%A4%A"]) {
+    const answer = await raw(baseURL!, "GET", path);
+    expect(answer.status, path).toBe(400);
+    expect(answer.headers["content-type"]).toMatch(/^text\/html/);
+    expect(answer.body).toContain("Bad request");
+  }
+});
+
+test("TRACE: 405 with Allow on a known API path, 404 on an unknown one, 405 elsewhere", async ({ baseURL }) => {
+  const known = await raw(baseURL!, "TRACE", "/api/v1/models");
+  expect(known.status).toBe(405);
+  expect(known.headers.allow).toBe("GET, HEAD");
+  expect(JSON.parse(known.body).error.code).toBe("method_not_allowed");
+  const unknown = await raw(baseURL!, "TRACE", "/api/v1/nothing-here");
+  expect(unknown.status).toBe(404);
+  expect(JSON.parse(unknown.body).error.code).toBe("not_found");
+  for (const path of ["/", "/account", "/api/auth/session"]) {
+    expect((await raw(baseURL!, "TRACE", path)).status, path).toBe(405);
+  }
+});
+
+test("an unparseable callbackUrl on next-auth's endpoints is normalised, never a 500", async ({ baseURL }) => {
+  const csrf = await raw(baseURL!, "GET", "/api/auth/csrf");
+  const cookie = ([] as string[])
+    .concat(csrf.headers["set-cookie"] ?? [])
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const token = JSON.parse(csrf.body).csrfToken as string;
+  for (const callbackUrl of ["http://x:99999", "http://127.0.0.1:3917.evil.example", "https://evil.example/"]) {
+    for (const endpoint of ["/api/auth/callback/credentials", "/api/auth/signout"]) {
+      const form = new URLSearchParams({
+        csrfToken: token,
+        callbackUrl,
+        email: "a@example.com",
+        password: "x".repeat(12),
+      });
+      const answer = await raw(
+        baseURL!,
+        "POST",
+        endpoint,
+        { "content-type": "application/x-www-form-urlencoded", cookie },
+        form.toString(),
+      );
+      expect(answer.status, `${endpoint} ${callbackUrl}`).toBeLessThan(500);
+      expect(String(answer.headers.location ?? "")).not.toContain("evil.example");
+    }
+  }
+  const viaCookie = await raw(baseURL!, "GET", "/api/auth/session", {
+    cookie: `keyport.callback-url=${encodeURIComponent("http://x:99999")}`,
+  });
+  expect(viaCookie.status).toBe(200);
+});
+
+test("a cross-origin server action is refused with 403, a forged X-Forwarded-Host changes nothing", async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, uniqueEmail("csrf"));
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const actionId = await page.evaluate(async () => {
+    const scripts = [...document.querySelectorAll("script")].map((s) => s.textContent ?? "").join("\n");
+    return /"id":"([0-9a-f]{40,})"/.exec(scripts)?.[1] ?? null;
+  });
+  const id = actionId ?? "0".repeat(42);
+  const crossOrigin: Record<string, string>[] = [
+    { origin: "http://evil.example" },
+    { origin: "http://evil.example", "x-forwarded-host": "evil.example" },
+    { origin: "null" },
+  ];
+  for (const headers of crossOrigin) {
+    const answer = await raw(
+      baseURL!,
+      "POST",
+      "/dashboard",
+      { ...headers, cookie, "next-action": id, "content-type": "text/plain;charset=UTF-8" },
+      "[]",
+    );
+    expect(answer.status, JSON.stringify(headers)).toBe(403);
+  }
+});
+
+test("a key in any credential header is refused on an internal page, even beside a session cookie", async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, uniqueEmail("byvalue"));
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  expect((await raw(baseURL!, "GET", "/account", { cookie })).status).toBe(200);
+  const key = generateApiKey("dev");
+  const forms: Record<string, Record<string, string>> = {
+    "Basic key:": { authorization: `Basic ${btoa(`${key}:`)}` },
+    "Token key": { authorization: `Token ${key}` },
+    "a bare key": { authorization: key },
+    "Bearerx key": { authorization: `Bearerx ${key}` },
+    "Proxy-Authorization: Bearer": { "proxy-authorization": `Bearer ${key}` },
+  };
+  for (const [name, headers] of Object.entries(forms)) {
+    const answer = await raw(baseURL!, "GET", "/account", { ...headers, cookie });
+    expect(answer.status, name).toBe(403);
+    expect(JSON.parse(answer.body).error.code, name).toBe("api_key_not_allowed");
+  }
+});

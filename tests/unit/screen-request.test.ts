@@ -1,0 +1,68 @@
+// What server.mjs does before Next's router: requests Next would fail on are
+// answered, or rewritten into a form that reaches our code.
+import { describe, expect, it } from "vitest";
+import { ORIGINAL_METHOD_HEADER, PEER_IP_HEADER, screenRequest } from "@/lib/http/screen-request.mjs";
+
+function request(method: string, url: string, extra: Record<string, string> = {}) {
+  const headers: Record<string, string | string[] | undefined> = { host: "localhost:3000", ...extra };
+  return { method, url, headers, socket: { remoteAddress: "::1" } };
+}
+
+describe("screenRequest", () => {
+  it("writes the socket's address over any client-sent one, and drops a client-sent method header", () => {
+    const req = request("GET", "/", { [PEER_IP_HEADER]: "203.0.113.9", [ORIGINAL_METHOD_HEADER]: "GET" });
+    expect(screenRequest(req)).toBeNull();
+    expect(req.headers[PEER_IP_HEADER]).toBe("::1");
+    expect(req.headers[ORIGINAL_METHOD_HEADER]).toBeUndefined();
+  });
+
+  it("gives a malformed path under the public API to the gate as one no route has, and a page elsewhere", () => {
+    const api = request("GET", "/api/v1/generations/%E0%A4%A?x=1");
+    expect(screenRequest(api)).toBeNull();
+    expect(api.url).toBe("/api/v1/%25");
+    const beta = request("GET", "/api/v1beta/%");
+    screenRequest(beta);
+    expect(beta.url).toBe("/api/v1beta/%25");
+    for (const path of ["/docs/routes/%", "/api/auth/%", "/%E0%A4%A"]) {
+      const answer = screenRequest(request("GET", path));
+      expect(answer?.status, path).toBe(400);
+      expect(answer?.headers["Content-Type"]).toMatch(/^text\/html/);
+      expect(answer?.body).not.toContain("%E0");
+    }
+  });
+
+  it("carries TRACE to the gate under OPTIONS, and answers it with 405 elsewhere", () => {
+    const api = request("TRACE", "/api/v1/models");
+    expect(screenRequest(api)).toBeNull();
+    expect(api.method).toBe("OPTIONS");
+    expect(api.headers[ORIGINAL_METHOD_HEADER]).toBe("TRACE");
+    const page = screenRequest(request("TRACE", "/account"));
+    expect(page?.status).toBe(405);
+    expect(page?.headers.Allow).toBe("GET, HEAD, POST");
+    expect(screenRequest(request("DELETE", "/api/v1/models"))).toBeNull();
+  });
+
+  it("refuses a cross-origin server action with 403, and trusts X-Forwarded-Host only behind a trusted proxy", () => {
+    const action = (headers: Record<string, string>) =>
+      request("POST", "/dashboard", { "next-action": "abc", ...headers });
+    expect(screenRequest(action({ origin: "http://localhost:3000" }))).toBeNull();
+    expect(screenRequest(action({}))).toBeNull();
+    for (const origin of ["http://evil.example", "null", "http://localhost:3001", "http://localhost.evil.example"]) {
+      expect(screenRequest(action({ origin }))?.status, origin).toBe(403);
+    }
+    const spoofed = action({ origin: "http://evil.example", "x-forwarded-host": "evil.example" });
+    expect(screenRequest(spoofed)?.status).toBe(403);
+    expect(spoofed.headers["x-forwarded-host"]).toBeUndefined();
+    const proxied = action({ origin: "https://keyport.example", "x-forwarded-host": "keyport.example" });
+    expect(screenRequest(proxied, { trustProxy: 1, publicBaseUrl: "https://keyport.example" })).toBeNull();
+    // PUBLIC_BASE_URL's host is allowed even when the Host header names the instance.
+    expect(
+      screenRequest(action({ origin: "https://keyport.example" }), { publicBaseUrl: "https://keyport.example" }),
+    ).toBeNull();
+  });
+
+  it("sends HSTS on its own pages when the deployment is https", () => {
+    const answer = screenRequest(request("TRACE", "/"), { publicBaseUrl: "https://keyport.example" });
+    expect(answer?.headers["Strict-Transport-Security"]).toMatch(/max-age=/);
+  });
+});
