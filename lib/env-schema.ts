@@ -38,6 +38,9 @@ const base = z.object({
   // Public API limits (README, "The public API").
   RATE_LIMIT_DEV_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   RATE_LIMIT_PROD_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  // All of one account's keys of an environment together. Unset: twice the per-key limit.
+  RATE_LIMIT_ACCOUNT_DEV_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  RATE_LIMIT_ACCOUNT_PROD_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).optional(),
   // Next reads it itself; checked here so a bad value stops start-up with a clear message.
   NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: z
     .string()
@@ -105,6 +108,23 @@ export const envSchema = base.superRefine((env, ctx) => {
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** The per-key and the account-wide limit (requests per minute) for keys of one environment. */
+type RateLimitSettings = Pick<
+  Env,
+  | "RATE_LIMIT_DEV_PER_MINUTE"
+  | "RATE_LIMIT_PROD_PER_MINUTE"
+  | "RATE_LIMIT_ACCOUNT_DEV_PER_MINUTE"
+  | "RATE_LIMIT_ACCOUNT_PROD_PER_MINUTE"
+>;
+
+export function rateLimits(env: RateLimitSettings, environment: "dev" | "prod") {
+  const perKey = environment === "prod" ? env.RATE_LIMIT_PROD_PER_MINUTE : env.RATE_LIMIT_DEV_PER_MINUTE;
+  const account =
+    (environment === "prod" ? env.RATE_LIMIT_ACCOUNT_PROD_PER_MINUTE : env.RATE_LIMIT_ACCOUNT_DEV_PER_MINUTE) ??
+    perKey * 2;
+  return { perKey, account };
+}
 
 /**
  * PUBLIC_BASE_URL's default follows PORT, so `PORT=4000 npm run dev` links

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
@@ -11,9 +11,16 @@ export function RenameKey({ keyId, label }: { keyId: string; label: string }) {
   const toast = useToast();
   const [editing, setEditing] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);
+  // Focus goes back to "Rename" once the button is on the page again (after React's commit, not before).
+  const focusBack = useRef(false);
+  useEffect(() => {
+    if (editing || !focusBack.current) return;
+    focusBack.current = false;
+    renameButton.current?.focus();
+  }, [editing, label]);
   const stopEditing = () => {
+    focusBack.current = true;
     setEditing(false);
-    requestAnimationFrame(() => renameButton.current?.focus());
   };
   const { pending, form, error, value } = useActionForm(renameKeyAction, {
     onSuccess: (data) => {

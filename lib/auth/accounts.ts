@@ -3,7 +3,7 @@ import { recordAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
-import { passwordHasher, DUMMY_PASSWORD_HASH } from "./password";
+import { DUMMY_PASSWORD_HASH, PasswordCheckBusy, passwordHasher } from "./password";
 
 import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
 
@@ -82,6 +82,8 @@ export type SignInResult = { ok: true; userId: string; email: string } | { ok: f
  * that keeps hammering keeps the lock.
  */
 export async function verifyCredentials(email: string, password: string, ip: string): Promise<SignInResult> {
+  // Refused before it counts as a guess: the caller answers "try again in a moment".
+  if (passwordHasher.saturated()) throw new PasswordCheckBusy();
   const attempt = await recordAttempt("sign_in", email, ip, false);
   const lockedUntil = await signInLockedUntil(email, ip);
   if (lockedUntil) {

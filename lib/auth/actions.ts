@@ -14,6 +14,7 @@ import { clientIp } from "./client-ip";
 import { signInSchema, signUpSchema } from "./credentials.schema";
 import { actorFor, API_KEY_REFUSED_MESSAGE, requireActionSession } from "./guard";
 import { endOtherSessions, endSession } from "./session-store";
+import { BUSY_MESSAGE, PasswordCheckBusy } from "./password";
 import { safeCallbackPath } from "./sign-in-params";
 
 // The account's server actions. Sign-up is public (it refuses a request that
@@ -21,6 +22,16 @@ import { safeCallbackPath } from "./sign-in-params";
 
 // A password never goes back to the browser, not even into its own form.
 const SECRET_FIELDS = ["password"] as const;
+
+/** Runs a password check; a full queue of them answers "try again in a moment" at once. */
+async function busyAware<T>(check: () => Promise<T>): Promise<T | { ok: false; error: string; field?: undefined }> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof PasswordCheckBusy) return { ok: false, error: BUSY_MESSAGE };
+    throw error;
+  }
+}
 
 // POST sign-up: creates the account and signs the browser in, then goes to the
 // dashboard. Works before JavaScript has loaded: the browser posts the form.
@@ -31,7 +42,7 @@ export async function signUpAction(_previous: ActionState, formData: FormData): 
   const parsed = signUpSchema.safeParse({ email: formData.get("email"), password: formData.get("password") });
   if (!parsed.success) return invalid(parsed.error, formData, SECRET_FIELDS);
   const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
-  const result = await signUp(parsed.data.email, parsed.data.password, ip);
+  const result = await busyAware(() => signUp(parsed.data.email, parsed.data.password, ip));
   if (!result.ok) {
     const fieldErrors = result.field ? { [result.field]: [result.error] } : {};
     return failure(result.error, formData, { fieldErrors, omit: SECRET_FIELDS });
@@ -50,7 +61,7 @@ export async function signInAction(_previous: ActionState, formData: FormData): 
   const parsed = signInSchema.safeParse({ email: formData.get("email"), password: formData.get("password") });
   if (!parsed.success) return invalid(parsed.error, formData, SECRET_FIELDS);
   const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
-  const result = await verifyCredentials(parsed.data.email, parsed.data.password, ip);
+  const result = await busyAware(() => verifyCredentials(parsed.data.email, parsed.data.password, ip));
   if (!result.ok) return failure(result.error, formData, { omit: SECRET_FIELDS });
   await startBrowserSession(result.userId, ip, requestHeaders.get("user-agent"));
   redirect(safeCallbackPath(String(formData.get("callbackUrl") ?? "")));

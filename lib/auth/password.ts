@@ -16,14 +16,32 @@ export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCos
 export const DUMMY_PASSWORD_HASH =
   "$argon2id$v=19$m=19456,t=2,p=1$VGywTiHnJjgJHz/hhdXZfg$s2sDMLW+olHZd7eHTusJNm82Ws1mKEpyiRqSeQaHcwE";
 
-// Each Argon2 run takes 19 MiB: at most this many run at once per process,
-// the rest wait their turn, so a burst of sign-ins cannot exhaust memory.
-const MAX_CONCURRENT = 4;
+// Each Argon2 run takes 19 MiB: at most MAX_CONCURRENT run at once per
+// process, so a burst of sign-ins cannot exhaust memory. At most MAX_WAITING
+// wait their turn; past that the check is refused at once (PasswordCheckBusy),
+// so a flood of wrong guesses cannot make a real user's sign-in wait behind it.
+export const MAX_CONCURRENT = 4;
+export const MAX_WAITING = 32;
 let active = 0;
 const waiting: (() => void)[] = [];
 
+export class PasswordCheckBusy extends Error {
+  override name = "PasswordCheckBusy";
+  constructor() {
+    super("Too many password checks are waiting.");
+  }
+}
+
+/** Seconds a client told "busy" should wait before trying again. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+export const BUSY_MESSAGE = "Too many sign-ins are in progress right now. Try again in a moment.";
+
 async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (active >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (active >= MAX_CONCURRENT) {
+    if (waiting.length >= MAX_WAITING) throw new PasswordCheckBusy();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
   active++;
   try {
     return await work();
@@ -35,6 +53,8 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 
 // An object rather than bare functions, so tests can observe the calls.
 export const passwordHasher = {
+  /** Whether a new check would be refused right now. */
+  saturated: () => active >= MAX_CONCURRENT && waiting.length >= MAX_WAITING,
   hash: (password: string) => limited(() => hash(password, ARGON2_OPTIONS)),
   verify: (passwordHash: string, password: string) => limited(() => verify(passwordHash, password).catch(() => false)),
 };

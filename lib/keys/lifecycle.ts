@@ -85,10 +85,12 @@ export async function createKey(
 ): Promise<IssuedKey> {
   const issued = await db.$transaction(async (tx) => {
     await lockUserKeys(tx, actor.userId, now);
-    const active = await tx.apiKey.count({ where: { userId: actor.userId, ...statusWhere("active", now) } });
-    if (active >= ACTIVE_KEY_CAP) {
+    // Every key that still works counts, a rotated one in its grace period too. Rotation and leak reports
+    // are not capped: once the grace ends they leave the number of keys in use as it was.
+    const inUse = await tx.apiKey.count({ where: { userId: actor.userId, ...statusWhere("usable", now) } });
+    if (inUse >= ACTIVE_KEY_CAP) {
       throw new KeyActionError(
-        `You already have ${ACTIVE_KEY_CAP} active keys, the most allowed. Revoke a key you no longer use, then create this one.`,
+        `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`,
       );
     }
     const { row, secret } = await insertKey(tx, actor.userId, input, now);

@@ -2,6 +2,7 @@ import "server-only";
 import { clientIp } from "../auth/client-ip";
 import { db, dbProvider } from "../db";
 import { getEnv } from "../env";
+import { rateLimits } from "../env-schema";
 import { errorResponse } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
 import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs";
@@ -14,12 +15,17 @@ import { invalidKey, presentedKey, refuseKeyInUrl, WWW_AUTHENTICATE_INVALID } fr
 import type { HandlerContext } from "./handler";
 import { routeHandlers } from "./handlers";
 import {
+  accountBucket,
   checkRateLimit,
+  keyBucket,
   MemoryRateLimitStore,
   rateLimitHeaders,
+  tighter,
   type RateLimitResult,
   type RateLimitStore,
 } from "./rate-limit";
+
+type CountedRate = RateLimitResult & { scope: "key" | "account" };
 import { PostgresRateLimitStore, RedisRateLimitStore } from "./rate-limit-stores";
 import { pathParams, routesForPath, type PublicRoute } from "./routes";
 
@@ -48,10 +54,25 @@ export function rateLimitStore(): RateLimitStore {
   return globalForGate.keyportRateLimitStore;
 }
 
-/** Counts the request; a store outage is 503, or a logged pass-through with RATE_LIMIT_FAIL_OPEN=1. */
-async function countRequest(key: VerifiedKey, limit: number): Promise<RateLimitResult | undefined> {
+/**
+ * Counts the request against its key (step 11 of the gate's order), then
+ * against all of the account's keys of that environment (step 12). A request
+ * the key's own limit refuses does not use the account's allowance. The
+ * result is the limit that refused, or else the tighter one, for the
+ * RateLimit-* headers. A store outage is 503, or a logged pass-through with
+ * RATE_LIMIT_FAIL_OPEN=1.
+ */
+async function countRequest(key: VerifiedKey): Promise<CountedRate | undefined> {
+  const limits = rateLimits(getEnv(), key.environment);
   try {
-    return await checkRateLimit(rateLimitStore(), key.id, limit);
+    const store = rateLimitStore();
+    const perKey: CountedRate = { ...(await checkRateLimit(store, keyBucket(key.id), limits.perKey)), scope: "key" };
+    if (!perKey.allowed) return perKey;
+    const account: CountedRate = {
+      ...(await checkRateLimit(store, accountBucket(key.userId, key.environment), limits.account)),
+      scope: "account",
+    };
+    return account.allowed ? tighter(perKey, account) : account;
   } catch (error) {
     const reason = String((error as Error)?.message);
     if (getEnv().RATE_LIMIT_FAIL_OPEN === "1") {
@@ -67,7 +88,7 @@ interface Trace {
   requestId: string;
   route?: PublicRoute;
   key?: VerifiedKey;
-  rate?: RateLimitResult;
+  rate?: CountedRate;
 }
 
 function allowHeader(routes: PublicRoute[]): string {
@@ -161,10 +182,17 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
   const key = await verify(presentedKey(request.headers));
   trace.key = key;
 
-  const limit = key.environment === "prod" ? env.RATE_LIMIT_PROD_PER_MINUTE : env.RATE_LIMIT_DEV_PER_MINUTE;
-  trace.rate = await countRequest(key, limit);
+  trace.rate = await countRequest(key);
   if (trace.rate && !trace.rate.allowed) {
-    throw new ApiError("rate_limited", { headers: { "Retry-After": String(trace.rate.resetSeconds) } });
+    const environment = key.environment === "prod" ? "production" : "development";
+    throw new ApiError("rate_limited", {
+      headers: { "Retry-After": String(trace.rate.resetSeconds) },
+      ...(trace.rate.scope === "account"
+        ? {
+            message: `Too many requests from this account's ${environment} keys together. Slow down and try again after the time in the Retry-After header.`,
+          }
+        : {}),
+    });
   }
   await recordKeyUse(key, clientIp(request.headers, env.TRUST_PROXY)).catch((error: unknown) =>
     log.warn("api.last_used_not_recorded", { key_id: key.publicId, error: String((error as Error)?.message) }),

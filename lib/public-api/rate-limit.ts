@@ -1,6 +1,8 @@
-// Per-key rate limits: a fixed one-minute window per key. The counters sit
-// behind RateLimitStore so a shared store (PostgreSQL, Redis) can replace the
-// in-process one when several instances serve the API.
+// Rate limits: a fixed one-minute window per key, and one per account and
+// environment over all its keys (so rotated keys in their grace period add no
+// capacity). The counters sit behind RateLimitStore so a shared store
+// (PostgreSQL, Redis) can replace the in-process one when several instances
+// serve the API.
 export interface RateLimitResult {
   limit: number;
   remaining: number;
@@ -36,19 +38,29 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
 export const WINDOW_MS = 60_000;
 
+/** The counter of one key. */
+export const keyBucket = (keyId: string) => `rl:${keyId}`;
+/** The counter of all of an account's keys of one environment. */
+export const accountBucket = (userId: string, environment: string) => `rla:${userId}:${environment}`;
+
 export async function checkRateLimit(
   store: RateLimitStore,
-  keyId: string,
+  bucket: string,
   limit: number,
   now = Date.now(),
 ): Promise<RateLimitResult> {
-  const { count, windowEndsAt } = await store.hit(`rl:${keyId}`, WINDOW_MS, now);
+  const { count, windowEndsAt } = await store.hit(bucket, WINDOW_MS, now);
   return {
     limit,
     remaining: Math.max(0, limit - count),
     resetSeconds: Math.max(1, Math.ceil((windowEndsAt - now) / 1000)),
     allowed: count <= limit,
   };
+}
+
+/** Of two limits that both apply, the one a client should pace itself by: the one with fewer requests left. */
+export function tighter<T extends RateLimitResult>(a: T, b: T): T {
+  return b.remaining < a.remaining || (b.remaining === a.remaining && b.resetSeconds > a.resetSeconds) ? b : a;
 }
 
 export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INVALID_CREDENTIALS_MESSAGE, signUp, verifyCredentials } from "@/lib/auth/accounts";
-import { DUMMY_PASSWORD_HASH, passwordHasher } from "@/lib/auth/password";
+import {
+  DUMMY_PASSWORD_HASH,
+  MAX_CONCURRENT,
+  MAX_WAITING,
+  PasswordCheckBusy,
+  passwordHasher,
+} from "@/lib/auth/password";
 import { db } from "@/lib/db";
 
 const PASSWORD = "a long enough password";
@@ -118,5 +124,28 @@ describe("signing up", () => {
     const sixth = await signUp(unique("batch"), PASSWORD, ip);
     expect(sixth.ok).toBe(false);
     expect(!sixth.ok && sixth.error).toMatch(/Too many sign-ups from your network\. Try again at/);
+  });
+});
+
+describe("the queue of password checks", () => {
+  it("holds at most 4 running and 32 waiting; the rest are refused at once, before any check finishes", async () => {
+    const settled: string[] = [];
+    const checks = Array.from({ length: MAX_CONCURRENT + MAX_WAITING + 10 }, (_, i) =>
+      passwordHasher.verify(DUMMY_PASSWORD_HASH, `guess ${i}`).then(
+        () => settled.push("checked"),
+        (error: unknown) => settled.push(error instanceof PasswordCheckBusy ? "busy" : "other"),
+      ),
+    );
+    // While the queue is full, a sign-in is refused before it counts as an attempt.
+    const email = unique("busy");
+    await expect(verifyCredentials(email, PASSWORD, uniqueIp())).rejects.toBeInstanceOf(PasswordCheckBusy);
+    await Promise.all(checks);
+    expect(settled.filter((s) => s === "busy")).toHaveLength(10);
+    expect(settled.filter((s) => s === "checked")).toHaveLength(MAX_CONCURRENT + MAX_WAITING);
+    expect(settled.slice(0, 10)).toEqual(Array(10).fill("busy"));
+    expect(await db.authAttempt.count({ where: { email } })).toBe(0);
+    // Once it drains, checks run again.
+    expect(passwordHasher.saturated()).toBe(false);
+    await expect(passwordHasher.verify(DUMMY_PASSWORD_HASH, "again")).resolves.toBe(false);
   });
 });

@@ -66,26 +66,29 @@ describe("creating keys", () => {
     expect(Math.abs(in30 - (Date.now() + 30 * 24 * HOUR))).toBeLessThan(5_000);
   });
 
-  it(`refuses the ${ACTIVE_KEY_CAP + 1}st active key, not counting keys in a rotation's grace period`, async () => {
+  it(`refuses the ${ACTIVE_KEY_CAP + 1}st key in use, counting keys in a rotation's grace period; rotation stays allowed at the cap`, async () => {
     const actor = await newActor();
     const first = await createKey(actor, devKey("k0"));
     for (let i = 1; i < ACTIVE_KEY_CAP - 1; i++) await createKey(actor, devKey(`k${i}`));
-    // 99 active. Rotating one leaves 99 active and 1 in its grace period.
-    await rotateKey(actor, first.key.id, "24h");
-    await createKey(actor, devKey("the 100th"));
+    // 99 in use. Rotating one makes 100: 99 active and 1 in its grace period.
+    const { key: replacement } = await rotateKey(actor, first.key.id, "24h");
     const before = await db.apiKey.count({ where: { userId: actor.userId } });
     const refused = createKey(actor, devKey("one too many"));
     await expect(refused).rejects.toThrow(KeyActionError);
-    await expect(refused).rejects.toThrow(/already have 100 active keys/);
+    await expect(refused).rejects.toThrow(/already have 100 keys in use/);
     expect(await db.apiKey.count({ where: { userId: actor.userId } })).toBe(before);
-    // 100 created, and the rotation's replacement, which records its own creation.
+    // At the cap, a rotation and a leak report still work: the count is the same once the grace ends.
+    const rotatedAgain = await rotateKey(actor, replacement.id, "1h");
+    expect(rotatedAgain.key.status).toBe("active");
+    const leaked = await reportLeak(actor, rotatedAgain.key.id);
+    expect(leaked.replacement?.key.status).toBe("active");
+    // When the grace periods end, there is room again.
+    await expect(createKey(actor, devKey("after the grace"), new Date(Date.now() + 25 * HOUR))).resolves.toBeTruthy();
+    // 99 created, the rotations' and the leak's replacements record their own creation, and the last one.
     expect(await db.auditEvent.count({ where: { userId: actor.userId, action: "key.created" } })).toBe(
-      ACTIVE_KEY_CAP + 1,
+      ACTIVE_KEY_CAP + 3,
     );
-    const replacement = (
-      await db.apiKey.findFirstOrThrow({ where: { publicId: first.key.id }, include: { successor: true } })
-    ).successor!;
-    const created = await db.auditEvent.findFirstOrThrow({ where: { keyId: replacement.publicId } });
+    const created = await db.auditEvent.findFirstOrThrow({ where: { keyId: replacement.id } });
     expect(created.action).toBe("key.created");
     expect(JSON.parse(created.details!)).toEqual({
       environment: "dev",

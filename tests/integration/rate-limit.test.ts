@@ -1,10 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
+import { signUp } from "@/lib/auth/accounts";
+import { createKey, rotateKey } from "@/lib/keys/lifecycle";
 import { callApi, makeKeyFixtures, publicRoutes } from "../helpers/api-fixtures";
 
 vi.hoisted(() => {
   process.env.RATE_LIMIT_DEV_PER_MINUTE = "5";
   process.env.RATE_LIMIT_PROD_PER_MINUTE = "8";
+  // Unset: twice the per-key limit. Set here to see it named.
+  process.env.RATE_LIMIT_ACCOUNT_DEV_PER_MINUTE = "12";
 });
 
 const listModels = publicRoutes.find((route) => route.name === "list_models")!;
@@ -33,6 +37,58 @@ describe("per-key rate limits", () => {
     const prod = await callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
     expect(prod.status).toBe(200);
     expect(prod.headers.get("ratelimit-limit")).toBe("8");
+  });
+});
+
+describe("the account-wide limit", () => {
+  it("holds across a key rotated five times: grace keys add no capacity", async () => {
+    const email = `rotator-${Date.now()}@example.com`;
+    const user = await signUp(email, "a long enough password", `rotator-${Date.now()}`);
+    if (!user.ok) throw new Error(user.error);
+    const actor = { userId: user.userId, ip: null, userAgent: null };
+    let current = await createKey(actor, { label: "rotated", environment: "dev", expiresAt: null });
+    const secrets = [current.secret];
+    for (let i = 0; i < 5; i++) {
+      current = await rotateKey(actor, current.key.id, "7d");
+      secrets.push(current.secret);
+    }
+    // Six working keys, 5 requests each allowed by the per-key limit: 30. The account allows 12.
+    const statuses: number[] = [];
+    let refusal: Awaited<ReturnType<typeof callApi>> | undefined;
+    for (const secret of secrets) {
+      for (let i = 0; i < 5; i++) {
+        const result = await callApi(listModels, { headers: { Authorization: `Bearer ${secret}` } });
+        statuses.push(result.status);
+        if (result.status === 429 && !refusal) refusal = result;
+      }
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(12);
+    expect(statuses.slice(0, 12).every((status) => status === 200)).toBe(true);
+    expect(refusal!.json.error).toMatchObject({ code: "rate_limited" });
+    expect(refusal!.json.error.message).toMatch(/this account's development keys together/);
+    expect(refusal!.headers.get("ratelimit-limit")).toBe("12");
+    expect(refusal!.headers.get("ratelimit-remaining")).toBe("0");
+    expect(Number(refusal!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("names in the RateLimit headers whichever limit has fewer requests left", async () => {
+    const email = `headers-${Date.now()}@example.com`;
+    const user = await signUp(email, "a long enough password", `headers-${Date.now()}`);
+    if (!user.ok) throw new Error(user.error);
+    const actor = { userId: user.userId, ip: null, userAgent: null };
+    const key = async (label: string) =>
+      (await createKey(actor, { label, environment: "dev", expiresAt: null })).secret;
+    const [a, b, c] = [await key("a"), await key("b"), await key("c")];
+    const call = async (secret: string) => {
+      const result = await callApi(listModels, { headers: { Authorization: `Bearer ${secret}` } });
+      return `${result.headers.get("ratelimit-limit")}/${result.headers.get("ratelimit-remaining")}`;
+    };
+    // 5 per key, 12 per account. At first the key's own limit is the tighter one.
+    expect(await call(a)).toBe("5/4");
+    for (let i = 0; i < 5; i++) await call(b);
+    for (let i = 0; i < 4; i++) await call(a);
+    // 10 of the account's 12 are used: a fresh key has 4 left, the account 1.
+    expect(await call(c)).toBe("12/1");
   });
 });
 

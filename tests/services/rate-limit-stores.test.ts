@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, dbProvider } from "@/lib/db";
-import { checkRateLimit } from "@/lib/public-api/rate-limit";
+import { checkRateLimit, keyBucket } from "@/lib/public-api/rate-limit";
 import { PostgresRateLimitStore, RedisRateLimitStore } from "@/lib/public-api/rate-limit-stores";
 import { makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
 
@@ -42,15 +42,17 @@ describe("shared counters", () => {
     const [a, b] = [new PostgresRateLimitStore(db), new PostgresRateLimitStore(db)];
     const key = `test-${Date.now()}`;
     const counts = [];
-    for (let i = 0; i < 6; i++) counts.push((await checkRateLimit(i % 2 ? a : b, key, 5)).remaining);
+    for (let i = 0; i < 6; i++) counts.push((await checkRateLimit(i % 2 ? a : b, keyBucket(key), 5)).remaining);
     expect(counts).toEqual([4, 3, 2, 1, 0, 0]);
-    expect((await checkRateLimit(a, key, 5)).allowed).toBe(false);
+    expect((await checkRateLimit(a, keyBucket(key), 5)).allowed).toBe(false);
   });
 
   it("Redis: two instances' stores count the same requests, also when hit at once", async () => {
     const [a, b] = [new RedisRateLimitStore(redisUrl), new RedisRateLimitStore(redisUrl)];
     const key = `test-${Date.now()}`;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => checkRateLimit(i % 2 ? a : b, key, 15)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => checkRateLimit(i % 2 ? a : b, keyBucket(key), 15)),
+    );
     expect(results.filter((r) => r.allowed)).toHaveLength(15);
     expect(new Set(results.map((r) => r.remaining)).has(0)).toBe(true);
     await Promise.all([a.close(), b.close()]);

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DocsArticle } from "@/components/docs/docs-article";
 import { Table, Td, Th, THead } from "@/components/ui/table";
-import { envDefaults } from "@/lib/env-schema";
+import { envDefaults, rateLimits } from "@/lib/env-schema";
 
 export const metadata: Metadata = { title: "Limits and versioning" };
 
@@ -10,6 +10,7 @@ const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
 export default function LimitsAndVersioningPage() {
   const defaults = envDefaults();
+  const [devLimits, prodLimits] = [rateLimits(defaults, "dev"), rateLimits(defaults, "prod")];
   return (
     <DocsArticle
       href="/docs/limits-and-versioning"
@@ -22,15 +23,18 @@ export default function LimitsAndVersioningPage() {
           content: (
             <>
               <p>
-                Each key may make a number of requests per minute, counted in fixed one-minute windows. With several
-                servers the count is shared (in Redis or PostgreSQL), so the limit holds however requests are spread;
-                the single-server SQLite default counts in memory. The defaults (an operator may change them):
+                Each key may make a number of requests per minute, counted in fixed one-minute windows, and all of an
+                account&apos;s keys of one environment together have a limit of their own, so keys in a rotation&apos;s
+                grace period add no capacity. With several servers the counts are shared (in Redis or PostgreSQL), so
+                the limits hold however requests are spread; the single-server SQLite default counts in memory. The
+                defaults (an operator may change them):
               </p>
-              <Table caption="Requests per minute per key">
+              <Table caption="Requests per minute">
                 <THead>
                   <tr>
                     <Th>Key</Th>
-                    <Th>Requests per minute</Th>
+                    <Th>Per key</Th>
+                    <Th>All of an account&apos;s keys of the environment</Th>
                   </tr>
                 </THead>
                 <tbody>
@@ -38,13 +42,15 @@ export default function LimitsAndVersioningPage() {
                     <Td>
                       <code>sk_dev_…</code>
                     </Td>
-                    <Td>{defaults.RATE_LIMIT_DEV_PER_MINUTE}</Td>
+                    <Td>{devLimits.perKey}</Td>
+                    <Td>{devLimits.account}</Td>
                   </tr>
                   <tr>
                     <Td>
                       <code>sk_prod_…</code>
                     </Td>
-                    <Td>{defaults.RATE_LIMIT_PROD_PER_MINUTE}</Td>
+                    <Td>{prodLimits.perKey}</Td>
+                    <Td>{prodLimits.account}</Td>
                   </tr>
                 </tbody>
               </Table>
@@ -54,7 +60,8 @@ export default function LimitsAndVersioningPage() {
               </p>
               <ul>
                 <li>
-                  <code>RateLimit-Limit</code>: the requests allowed in a window.
+                  <code>RateLimit-Limit</code>: the requests allowed in a window, by whichever of the two limits has
+                  fewer requests left.
                 </li>
                 <li>
                   <code>RateLimit-Remaining</code>: what is left in this window.
