@@ -8,5 +8,8 @@ export async function register() {
     // Each instance runs a generation worker; leases in the database keep them from colliding.
     const { startGenerationWorker } = await import("./lib/generations/start-worker");
     startGenerationWorker();
+    // And prunes what has passed its retention (README, "Retention").
+    const { startMaintenance } = await import("./lib/maintenance/start-maintenance");
+    startMaintenance();
   }
 }

@@ -6,14 +6,21 @@
 //   node server.mjs          production (after `next build`)
 //   node server.mjs --dev    development, with Turbopack
 import { createServer } from "node:http";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import next from "next";
 import { screenRequest } from "./lib/http/screen-request.mjs";
+import { enableUploadCollections, paceUploadBody } from "./lib/http/upload-flow.mjs";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const trustProxy = Number(process.env.TRUST_PROXY ?? 0) || 0;
 // The same default as lib/env-schema.ts: in development the origin follows PORT.
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
+
+// Young-generation collections during uploads (lib/http/upload-flow.mjs).
+setFlagsFromString("--expose_gc");
+enableUploadCollections(runInNewContext("gc"));
 
 const app = next({ dev, turbopack: dev, hostname: "localhost", port });
 const handle = app.getRequestHandler();
@@ -26,6 +33,7 @@ createServer((req, res) => {
     res.end(req.method === "HEAD" ? undefined : answer.body);
     return;
   }
+  paceUploadBody(req, res);
   handle(req, res);
 }).listen(port, () => {
   console.log(`keyport: ${dev ? "development" : "production"} server on http://localhost:${port}`);

@@ -71,6 +71,21 @@ const base = z.object({
   SANDBOX_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(0),
   // Where uploaded files are stored. Default: data/files (git-ignored)
   FILES_DIR: z.string().min(1).default("data/files"),
+  // Stored bytes per account (both environments); an upload past it is 413 storage_quota_exceeded.
+  FILES_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 4)
+    .default(500 * 1024 * 1024),
+  // Days a file is kept; the background worker then deletes the bytes and the row.
+  FILES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Days a finished generation is kept.
+  GENERATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // How often each instance prunes what has passed its retention.
+  MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  // Uploads one key may have in progress at once, per instance.
+  UPLOADS_PER_KEY: z.coerce.number().int().min(1).max(100).default(2),
   // The generation worker runs inside each app instance unless this is "1".
   WORKER_DISABLED: z.enum(["0", "1"]).default("0"),
   GITHUB_ID: z.string().optional(),

@@ -1,36 +1,33 @@
+import "server-only";
+import { cookies } from "next/headers";
+import { NextRequest } from "next/server";
+import { cookieOptions } from "./cookies";
 import { normaliseCallbackUrl } from "./sign-in-params";
 
 // next-auth 4 reads a callbackUrl from the query, a form body and its own
 // cookie, and fails with a 500 (logging the input) on one it cannot parse.
-// Every one is normalised to a URL on this deployment before it looks.
+// Each is normalised to a URL on this deployment before it looks. next-auth
+// reads the query from `nextUrl` (so it gets a NextRequest) and cookies from
+// next/headers (so the cookie is rewritten there, which also fixes it in the
+// browser).
 
 const CALLBACK_COOKIE = /^(__Secure-)?keyport\.callback-url$/;
 
-function normaliseCookieHeader(cookie: string, baseUrl: string): string {
-  return cookie
-    .split(";")
-    .map((part) => {
-      const at = part.indexOf("=");
-      const name = (at === -1 ? part : part.slice(0, at)).trim();
-      if (!CALLBACK_COOKIE.test(name)) return part.trim();
-      let value = part.slice(at + 1).trim();
-      try {
-        value = decodeURIComponent(value);
-      } catch {
-        value = "";
-      }
-      return `${name}=${encodeURIComponent(normaliseCallbackUrl(value, baseUrl))}`;
-    })
-    .join("; ");
+async function normaliseCallbackCookie(baseUrl: string) {
+  const store = await cookies();
+  for (const cookie of store.getAll()) {
+    if (!CALLBACK_COOKIE.test(cookie.name)) continue;
+    const safe = normaliseCallbackUrl(cookie.value, baseUrl);
+    if (safe !== cookie.value) store.set(cookie.name, safe, cookieOptions(baseUrl));
+  }
 }
 
-export async function withSafeCallbackUrls(request: Request, baseUrl: string): Promise<Request> {
+export async function withSafeCallbackUrls(request: Request, baseUrl: string): Promise<NextRequest> {
+  await normaliseCallbackCookie(baseUrl);
   const url = new URL(request.url);
   const callback = url.searchParams.get("callbackUrl");
   if (callback !== null) url.searchParams.set("callbackUrl", normaliseCallbackUrl(callback, baseUrl));
   const headers = new Headers(request.headers);
-  const cookie = headers.get("cookie");
-  if (cookie) headers.set("cookie", normaliseCookieHeader(cookie, baseUrl));
   let body: string | undefined;
   if (request.method === "POST") {
     body = await request.text();
@@ -44,5 +41,5 @@ export async function withSafeCallbackUrls(request: Request, baseUrl: string): P
       }
     }
   }
-  return new Request(url, { method: request.method, headers, body });
+  return new NextRequest(url, { method: request.method, headers, body });
 }

@@ -80,6 +80,13 @@ export const errorCatalog = {
     message: "The request body is too large.",
     remedy: "Send a smaller body; the limits are in the docs.",
   },
+  storage_quota_exceeded: {
+    status: 413,
+    type: "invalid_request_error",
+    message: "This upload would take the account's stored files past its storage quota.",
+    remedy:
+      "Files are deleted after the retention period (see the limits page); wait for older ones to go, or ask the operator for a larger quota.",
+  },
   unsupported_media_type: {
     status: 415,
     type: "invalid_request_error",

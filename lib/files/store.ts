@@ -1,10 +1,13 @@
 import "server-only";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { db } from "../db";
 import { getEnv } from "../env";
 import { newFileId } from "../ids";
 import type { Owner } from "../owner";
+import { ApiError } from "../public-api/api-error";
+import { cleanName } from "../text";
+import type { ReceivedFile } from "./multipart";
 
 export function filesRoot(): string {
   return path.resolve(process.cwd(), getEnv().FILES_DIR);
@@ -39,34 +42,53 @@ export function toFileObject(row: {
   };
 }
 
+type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
+
+async function storedBytes(client: Pick<Tx, "storedFile">, userId: string): Promise<number> {
+  const sum = await client.storedFile.aggregate({ where: { userId }, _sum: { bytes: true } });
+  return sum._sum.bytes ?? 0;
+}
+
+const overQuota = () => new ApiError("storage_quota_exceeded");
+
+/** 413 storage_quota_exceeded when `incoming` more bytes would not fit the account's quota. */
+export async function refuseOverQuota(userId: string, incoming: number): Promise<void> {
+  if ((await storedBytes(db, userId)) + incoming > getEnv().FILES_QUOTA_BYTES) throw overQuota();
+}
+
 /**
- * Stores an upload: written to a temporary name, renamed into place, then
- * recorded. A failure at any step leaves neither a file nor a row behind.
+ * Stores a received upload: the quota is checked again with the real size,
+ * under a lock on the user's row (so two uploads cannot both squeeze into the
+ * last free bytes), the temporary file is renamed into place and the row is
+ * written. A failure at any step leaves neither a file nor a row behind.
+ * The client's file name is kept for the API's answer, cleaned of control
+ * and text-direction characters; it never names anything on disk.
  */
-export async function saveUpload(owner: Owner, file: File, purpose: string | null): Promise<FileObject> {
+export async function saveUpload(owner: Owner, file: ReceivedFile, purpose: string | null): Promise<FileObject> {
   const id = newFileId();
   const relative = path.join(owner.userId, id);
   const target = path.join(filesRoot(), relative);
-  const temporary = `${target}.partial`;
   await mkdir(path.dirname(target), { recursive: true });
   try {
-    await writeFile(temporary, new Uint8Array(await file.arrayBuffer()));
-    await rename(temporary, target);
-    const row = await db.storedFile.create({
-      data: {
-        id,
-        userId: owner.userId,
-        environment: owner.environment,
-        filename: file.name.slice(0, 255) || "upload",
-        contentType: (file.type || "application/octet-stream").slice(0, 255),
-        bytes: file.size,
-        purpose,
-        storagePath: relative,
-      },
+    const row = await db.$transaction(async (tx) => {
+      await tx.user.update({ where: { id: owner.userId }, data: { filesChangedAt: new Date() } });
+      if ((await storedBytes(tx, owner.userId)) + file.bytes > getEnv().FILES_QUOTA_BYTES) throw overQuota();
+      await rename(file.path, target);
+      return tx.storedFile.create({
+        data: {
+          id,
+          userId: owner.userId,
+          environment: owner.environment,
+          filename: cleanName(file.filename, 255) || "upload",
+          contentType: cleanName(file.mimeType || "application/octet-stream", 255),
+          bytes: file.bytes,
+          purpose,
+          storagePath: relative,
+        },
+      });
     });
     return toFileObject(row);
   } catch (error) {
-    await rm(temporary, { force: true });
     await rm(target, { force: true });
     throw error;
   }

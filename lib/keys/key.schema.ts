@@ -1,10 +1,7 @@
 import { z } from "zod";
 import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
+import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
 import { gracePeriodSchema } from "./grace";
-
-const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
-// Bidirectional overrides and isolates can make a label read as another one.
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
 
 export const labelSchema = z
   .string({ error: "Give the key a label." })

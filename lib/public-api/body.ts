@@ -8,8 +8,7 @@ export type BodyKind = "json" | "multipart";
  * it passes the limit, so it is never held whole.
  */
 export async function readLimitedBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  refuseDeclaredOverLimit(request, limit);
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -31,6 +30,18 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
     offset += chunk.byteLength;
   }
   return body;
+}
+
+/** The body's declared length, when the client sent one. */
+export function declaredLength(request: Request): number | null {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  return Number.isFinite(declared) && declared >= 0 ? declared : null;
+}
+
+/** 413 before a byte is read, when the declared length is over the limit. */
+export function refuseDeclaredOverLimit(request: Request, limit: number): void {
+  const declared = declaredLength(request);
+  if (declared !== null && declared > limit) throw tooLarge(limit);
 }
 
 function tooLarge(limit: number) {

@@ -10,7 +10,7 @@ import { recordKeyUse, verifyApiKey, type VerifiedKey } from "../keys/verify";
 import { log } from "../log";
 import { strictTransportSecurity } from "../security/hsts";
 import { ApiError } from "./api-error";
-import { parseJson, readLimitedBody, requireContentType } from "./body";
+import { parseJson, readLimitedBody, refuseDeclaredOverLimit, requireContentType } from "./body";
 import { invalidKey, presentedKey, refuseKeyInUrl, WWW_AUTHENTICATE_INVALID } from "./credentials";
 import type { HandlerContext } from "./handler";
 import { routeHandlers } from "./handlers";
@@ -115,17 +115,15 @@ async function verify(secret: string): Promise<VerifiedKey> {
 async function readBody(request: Request, route: PublicRoute): Promise<unknown> {
   if (!route.body) return undefined;
   const env = getEnv();
-  const limit = route.body === "multipart" ? env.BODY_LIMIT_UPLOAD_BYTES : env.BODY_LIMIT_JSON_BYTES;
-  const bytes = await readLimitedBody(request, limit);
-  requireContentType(request, route.body);
-  if (route.body === "json") return parseJson(bytes);
-  try {
-    return await new Response(bytes, {
-      headers: { "content-type": request.headers.get("content-type") ?? "" },
-    }).formData();
-  } catch {
-    throw new ApiError("invalid_request", { message: "The multipart body could not be read." });
+  if (route.body === "multipart") {
+    // Checked here, in the gate's order; the handler streams the body itself (to disk, never whole).
+    refuseDeclaredOverLimit(request, env.BODY_LIMIT_UPLOAD_BYTES);
+    requireContentType(request, "multipart");
+    return undefined;
   }
+  const bytes = await readLimitedBody(request, env.BODY_LIMIT_JSON_BYTES);
+  requireContentType(request, "json");
+  return parseJson(bytes);
 }
 
 function validateBody(route: PublicRoute, body: unknown): unknown {

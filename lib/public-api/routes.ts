@@ -102,7 +102,14 @@ export const publicRoutes = [
     request: generateContentRequestSchema,
     streams: true,
   },
-  { name: "upload_file", method: "POST", path: "/api/v1/files", summary: "Upload a file.", body: "multipart" },
+  {
+    name: "upload_file",
+    method: "POST",
+    path: "/api/v1/files",
+    summary: "Upload a file.",
+    body: "multipart",
+    errors: ["storage_quota_exceeded"],
+  },
   {
     name: "create_generation",
     method: "POST",

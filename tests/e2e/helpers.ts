@@ -7,8 +7,8 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
-export async function signUp(page: Page, email: string, password = PASSWORD) {
-  await page.goto("/sign-up");
+export async function signUp(page: Page, email: string, password = PASSWORD, base = "") {
+  await page.goto(`${base}/sign-up`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
@@ -61,8 +61,8 @@ export async function choose(page: Page, select: ReturnType<Page["getByLabel"]>,
 }
 
 /** Signs up a new user, creates a development key in the dashboard and returns its secret. */
-export async function newUserWithKey(page: Page, label: string): Promise<string> {
-  await signUp(page, uniqueEmail(label));
+export async function newUserWithKey(page: Page, label: string, base = ""): Promise<string> {
+  await signUp(page, uniqueEmail(label), PASSWORD, base);
   return createKey(page, label);
 }
 

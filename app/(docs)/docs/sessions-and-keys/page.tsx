@@ -58,9 +58,11 @@ export default function SessionsAndKeysPage() {
           content: (
             <>
               <p>
-                A request to any path outside the public API that carries an API key, in either header, is refused with{" "}
-                <code>403</code>, whether or not it also has a session cookie, before anything else runs. This is the
-                response (besides the security headers every response carries):
+                A request to any path outside the public API that carries an API key is refused with <code>403</code>,
+                whether or not it also has a session cookie, before anything else runs. That means either header, and
+                also a key in <code>Authorization</code> or <code>Proxy-Authorization</code> under any other scheme
+                (even inside <code>Basic</code>). This is the response (besides the security headers every response
+                carries):
               </p>
               <CodeBlock
                 code={errorExample("api_key_not_allowed", baseUrl)}

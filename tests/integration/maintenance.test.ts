@@ -1,0 +1,170 @@
+// The background worker prunes every table that would otherwise only grow,
+// each by its documented retention, and keeps what is still in use.
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { signUp } from "@/lib/auth/accounts";
+import { createSession } from "@/lib/auth/session-store";
+import { db } from "@/lib/db";
+import { filesRoot } from "@/lib/files/store";
+import { runMaintenance, startMaintenance, stopMaintenance } from "@/lib/maintenance/start-maintenance";
+
+vi.hoisted(() => {
+  process.env.FILES_RETENTION_DAYS = "30";
+  process.env.GENERATION_RETENTION_DAYS = "30";
+});
+
+const DAY = 24 * 60 * 60 * 1000;
+const ago = (ms: number) => new Date(Date.now() - ms);
+
+afterAll(() => stopMaintenance());
+
+async function seed() {
+  const email = `prune-${Date.now()}-${Math.random()}@example.com`;
+  const user = await signUp(email, "a long enough password", `prune-${Date.now()}`);
+  if (!user.ok) throw new Error(user.error);
+  const userId = user.userId;
+  const tag = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+
+  const attempts = {
+    old: await db.authAttempt.create({
+      data: { kind: "sign_in", email, ip: "x", success: false, createdAt: ago(2 * DAY) },
+    }),
+    fresh: await db.authAttempt.create({ data: { kind: "sign_in", email, ip: "x", success: false } }),
+  };
+  const fresh = await createSession(userId, "203.0.113.1", null);
+  const idle = await createSession(userId, "203.0.113.2", null, ago(8 * DAY));
+  const expired = await createSession(userId, "203.0.113.3", null, ago(31 * DAY));
+  await db.session.update({ where: { id: expired.id }, data: { lastSeenAt: ago(1000) } });
+  const ended = {
+    old: await db.endedSession.create({
+      data: {
+        tokenDigest: `old-${tag}`,
+        userId,
+        reason: "ended_elsewhere",
+        endedAt: ago(8 * DAY),
+        expiresAt: ago(DAY),
+      },
+    }),
+    fresh: await db.endedSession.create({
+      data: {
+        tokenDigest: `new-${tag}`,
+        userId,
+        reason: "ended_elsewhere",
+        endedAt: ago(DAY),
+        expiresAt: ago(-6 * DAY),
+      },
+    }),
+  };
+  const generation = (status: string, createdAt: Date) =>
+    db.generation.create({
+      data: {
+        id: `gen_${status}${tag}${createdAt.getTime()}`.slice(0, 40),
+        userId,
+        environment: "dev",
+        apiKeyId: "k",
+        model: "aurora-image-2",
+        prompt: "p",
+        status,
+        createdAt,
+      },
+    });
+  const generations = {
+    oldDone: await generation("succeeded", ago(31 * DAY)),
+    oldQueued: await generation("queued", ago(31 * DAY)),
+    recentDone: await generation("failed", ago(DAY)),
+  };
+  const idempotency = {
+    old: await db.idempotencyRecord.create({
+      data: {
+        apiKeyId: `k-${tag}`,
+        key: "old",
+        requestHash: "h",
+        generationId: "g",
+        createdAt: ago(25 * 60 * 60 * 1000),
+      },
+    }),
+    fresh: await db.idempotencyRecord.create({
+      data: { apiKeyId: `k-${tag}`, key: "new", requestHash: "h", generationId: "g" },
+    }),
+  };
+  const file = async (name: string, createdAt: Date) => {
+    const id = `file_${name}${tag}`;
+    const storagePath = path.join(userId, id);
+    await mkdir(path.join(filesRoot(), userId), { recursive: true });
+    await writeFile(path.join(filesRoot(), storagePath), "bytes");
+    return db.storedFile.create({
+      data: {
+        id,
+        userId,
+        environment: "dev",
+        filename: "f",
+        contentType: "text/plain",
+        bytes: 5,
+        storagePath,
+        createdAt,
+      },
+    });
+  };
+  const files = { old: await file("old", ago(31 * DAY)), recent: await file("new", ago(DAY)) };
+  return { attempts, sessions: { fresh, idle, expired }, ended, generations, idempotency, files };
+}
+
+async function exists(seeded: Awaited<ReturnType<typeof seed>>) {
+  const has = async (count: Promise<number>) => (await count) === 1;
+  return {
+    oldAttempt: await has(db.authAttempt.count({ where: { id: seeded.attempts.old.id } })),
+    freshAttempt: await has(db.authAttempt.count({ where: { id: seeded.attempts.fresh.id } })),
+    freshSession: await has(db.session.count({ where: { id: seeded.sessions.fresh.id } })),
+    idleSession: await has(db.session.count({ where: { id: seeded.sessions.idle.id } })),
+    expiredSession: await has(db.session.count({ where: { id: seeded.sessions.expired.id } })),
+    oldEnded: await has(db.endedSession.count({ where: { tokenDigest: seeded.ended.old.tokenDigest } })),
+    freshEnded: await has(db.endedSession.count({ where: { tokenDigest: seeded.ended.fresh.tokenDigest } })),
+    oldDone: await has(db.generation.count({ where: { id: seeded.generations.oldDone.id } })),
+    oldQueued: await has(db.generation.count({ where: { id: seeded.generations.oldQueued.id } })),
+    recentDone: await has(db.generation.count({ where: { id: seeded.generations.recentDone.id } })),
+    oldIdempotency: await has(db.idempotencyRecord.count({ where: { id: seeded.idempotency.old.id } })),
+    freshIdempotency: await has(db.idempotencyRecord.count({ where: { id: seeded.idempotency.fresh.id } })),
+    oldFile: await has(db.storedFile.count({ where: { id: seeded.files.old.id } })),
+    oldFileBytes: existsSync(path.join(filesRoot(), seeded.files.old.storagePath)),
+    recentFile: await has(db.storedFile.count({ where: { id: seeded.files.recent.id } })),
+    recentFileBytes: existsSync(path.join(filesRoot(), seeded.files.recent.storagePath)),
+  };
+}
+
+const AFTER = {
+  oldAttempt: false,
+  freshAttempt: true,
+  freshSession: true,
+  idleSession: false,
+  expiredSession: false,
+  oldEnded: false,
+  freshEnded: true,
+  oldDone: false,
+  oldQueued: true,
+  recentDone: true,
+  oldIdempotency: false,
+  freshIdempotency: true,
+  oldFile: false,
+  oldFileBytes: false,
+  recentFile: true,
+  recentFileBytes: true,
+};
+
+describe("pruning", () => {
+  it("removes what passed its retention, bytes and rows, and keeps the rest", async () => {
+    const seeded = await seed();
+    expect(Object.values(await exists(seeded)).every(Boolean)).toBe(true);
+    const counts = await runMaintenance();
+    expect(counts).not.toBeNull();
+    for (const value of Object.values(counts!)) expect(value).toBeGreaterThanOrEqual(1);
+    expect(await exists(seeded)).toEqual(AFTER);
+  });
+
+  it("runs on its own on the worker's schedule", async () => {
+    const seeded = await seed();
+    startMaintenance(100);
+    await vi.waitFor(async () => expect(await exists(seeded)).toEqual(AFTER), { timeout: 10_000, interval: 100 });
+  });
+});
