@@ -64,6 +64,11 @@ test.describe("the docs cover the registry and the catalog, and nothing else", (
       .locator('section[aria-labelledby="codes"] dl > div[id]')
       .evaluateAll((entries) => entries.map((entry) => entry.id));
     expect([...new Set(ids)].sort()).toEqual([...errorCodes].sort());
+    // The catalog's `code` marks become code elements, never literal backticks.
+    const entries = page.locator('section[aria-labelledby="codes"] dl');
+    expect(await entries.innerText()).not.toContain("`");
+    await expect(page.locator("#rate_limited").locator("code", { hasText: "Retry-After" })).toHaveCount(1);
+    await expect(page.locator("#invalid_request").locator("code", { hasText: /^param$/ })).toHaveCount(1);
   });
 
   test("the authentication page shows both header forms and every 401", async ({ page }) => {

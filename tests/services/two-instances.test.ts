@@ -117,13 +117,17 @@ describe.each([
       await page.getByRole("button", { name: "Create key" }).click();
       await page.getByRole("dialog").getByLabel("Label").fill("across instances");
       await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
-      const apiKey = await page.getByTestId("new-secret").inputValue();
-      await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+      const reveal = page.getByRole("alertdialog");
+      const apiKey = await reveal.getByTestId("new-secret").inputValue();
+      await reveal.getByLabel("I have saved this key").check();
+      await reveal.getByRole("button", { name: "Done" }).click();
       expect((await models(b, apiKey)).status).toBe(200);
 
-      await page.getByRole("button", { name: "Revoke" }).click();
-      await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
-      await page.getByRole("dialog").getByRole("status").waitFor();
+      await page.getByRole("button", { name: "Actions for “across instances”" }).click();
+      await page.getByRole("menuitem", { name: "Revoke “across instances”" }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
+      // The revoked key leaves the list of keys in use once the action has returned.
+      await page.getByTestId("toast").filter({ hasText: "Revoked “across instances”" }).waitFor();
       const response = await models(b, apiKey);
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("revoked_api_key");
