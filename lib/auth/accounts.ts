@@ -17,7 +17,10 @@ export type SignUpResult = { ok: true; userId: string } | { ok: false; error: st
 
 /** Creates an account. The email is already normalised by signUpSchema. */
 export async function signUp(email: string, password: string, ip: string): Promise<SignUpResult> {
-  const limitedUntil = await signUpLimitedUntil(ip);
+  // Recorded before it is checked, like a sign-in: a burst of concurrent sign-ups sees itself, so it cannot all
+  // slip under the limit. Refused and failed sign-ups count too, which also caps probing for accounts.
+  const attempt = await recordAttempt("sign_up", email, ip, false);
+  const limitedUntil = await signUpLimitedUntil(ip, new Date(), { afterThisAttempt: true });
   if (limitedUntil) {
     log.warn("auth.sign_up.rate_limited", { ip, retry_at: limitedUntil.toISOString() });
     return {
@@ -26,9 +29,10 @@ export async function signUp(email: string, password: string, ip: string): Promi
     };
   }
   const result = await createAccount(email, password);
-  // Counted against the sign-up limit either way, so the limit also caps probing for accounts.
-  await recordAttempt("sign_up", email, ip, result.ok);
-  if (result.ok) log.info("auth.sign_up", { user_id: result.userId, ip });
+  if (result.ok) {
+    await markAttemptSucceeded(attempt.id);
+    log.info("auth.sign_up", { user_id: result.userId, ip });
+  }
   return result;
 }
 

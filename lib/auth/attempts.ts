@@ -46,7 +46,11 @@ export async function signInLockedUntil(
 }
 
 /** SIGN_UP_LIMIT_PER_HOUR (default 5) sign-ups an hour from one IP; the next waits until the time returned. */
-export function signUpLimitedUntil(ip: string, now = new Date()): Promise<Date | null> {
+export function signUpLimitedUntil(
+  ip: string,
+  now = new Date(),
+  { afterThisAttempt = false } = {},
+): Promise<Date | null> {
   const limit = getEnv().SIGN_UP_LIMIT_PER_HOUR;
-  return freedAt({ kind: "sign_up", ip }, limit, SIGN_UP_WINDOW_MS, now);
+  return freedAt({ kind: "sign_up", ip }, afterThisAttempt ? limit + 1 : limit, SIGN_UP_WINDOW_MS, now);
 }

@@ -22,7 +22,12 @@ async function normaliseCallbackCookie(baseUrl: string) {
   }
 }
 
-export async function withSafeCallbackUrls(request: Request, baseUrl: string): Promise<NextRequest> {
+/**
+ * The request next-auth may see, or the answer to one it must not: a POST
+ * that is not a urlencoded form (its own forms always are; it fails with a
+ * 500 on a JSON body it cannot parse) is 415.
+ */
+export async function withSafeCallbackUrls(request: Request, baseUrl: string): Promise<NextRequest | Response> {
   await normaliseCallbackCookie(baseUrl);
   const url = new URL(request.url);
   const callback = url.searchParams.get("callbackUrl");
@@ -30,16 +35,19 @@ export async function withSafeCallbackUrls(request: Request, baseUrl: string): P
   const headers = new Headers(request.headers);
   let body: string | undefined;
   if (request.method === "POST") {
-    body = await request.text();
-    if ((headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) {
-      const form = new URLSearchParams(body);
-      const posted = form.get("callbackUrl");
-      if (posted !== null) {
-        form.set("callbackUrl", normaliseCallbackUrl(posted, baseUrl));
-        body = form.toString();
-        headers.delete("content-length");
-      }
+    const type = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/x-www-form-urlencoded") {
+      return new Response("Send the form as application/x-www-form-urlencoded.", {
+        status: 415,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+      });
     }
+    const form = new URLSearchParams(await request.text());
+    const posted = form.get("callbackUrl");
+    if (posted !== null) form.set("callbackUrl", normaliseCallbackUrl(posted, baseUrl));
+    body = form.toString();
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    headers.delete("content-length");
   }
   return new NextRequest(url, { method: request.method, headers, body });
 }

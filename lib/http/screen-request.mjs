@@ -59,30 +59,42 @@ function page(status, title, text, extraHeaders = {}) {
 }
 
 /**
- * The host an action's Origin must match: the request's own, and PUBLIC_BASE_URL's.
+ * Whether a POST comes from another site: its Origin's host is neither the
+ * request's own nor PUBLIC_BASE_URL's. Any POST off the public API counts, not
+ * only one marked as a server action: Next also treats a plain form post as a
+ * (progressively enhanced) action, and answers a foreign one with a 500.
  * @param {ScreenedRequest} req
  * @param {{ trustProxy: number, publicBaseUrl: string }} options
  */
-function crossOriginAction(req, { trustProxy, publicBaseUrl }) {
+function crossOriginPost(req, { trustProxy, publicBaseUrl }) {
   const origin = req.headers.origin;
   if (Array.isArray(origin)) return true;
   // Next lets a request with no Origin through (with a warning); browsers always send one on a POST.
   if (origin === undefined) return false;
   let originHost;
   try {
-    originHost = new URL(origin).host;
+    originHost = new URL(origin).host.toLowerCase();
   } catch {
     return true; // "null" and other opaque origins
   }
   const forwarded = trustProxy ? req.headers["x-forwarded-host"] : undefined;
   const ownHost = (Array.isArray(forwarded) ? forwarded[0] : forwarded) ?? req.headers.host;
-  const allowed = [ownHost];
+  const allowed = [String(ownHost ?? "").toLowerCase()];
   try {
-    allowed.push(new URL(publicBaseUrl).host);
+    allowed.push(new URL(publicBaseUrl).host.toLowerCase());
   } catch {
     // PUBLIC_BASE_URL is validated at start-up; nothing to add if it is absent here.
   }
   return !allowed.includes(originHost);
+}
+
+/**
+ * The path as Next will route it: dot segments resolved ("/x/%2e%2e/api/v1"
+ * is "/api/v1"), so what is screened here is what Next serves.
+ * @param {string} path
+ */
+function normalisedPath(path) {
+  return new URL(path, "http://keyport.invalid").pathname;
 }
 
 /**
@@ -102,11 +114,25 @@ export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://loc
     : {};
 
   const url = req.url ?? "/";
+  // Only origin-form targets ("/path"): "*" and absolute URLs are for proxies, and fail inside Next.
+  if (!url.startsWith("/") || url.startsWith("//")) {
+    return page(400, "Bad request", "This request target is not a path on this site.", hsts);
+  }
   const queryAt = url.indexOf("?");
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+  const query = queryAt === -1 ? "" : url.slice(queryAt);
+  let path = rawPath;
+  if (decodable(rawPath)) {
+    const resolved = normalisedPath(rawPath);
+    // ("/\\x" resolves to "//x", which a browser would read as another host: leave that one to Next as it came.)
+    if (resolved !== rawPath && !resolved.startsWith("//")) {
+      path = resolved;
+      req.url = `${path}${query}`;
+    }
+  }
   const api = PUBLIC_API.exec(path);
 
-  if (!decodable(path)) {
+  if (!decodable(rawPath)) {
     if (!api) return page(400, "Bad request", "This address has a malformed percent escape.", hsts);
     req.url = `${api[0]}/%25`;
   }
@@ -121,7 +147,7 @@ export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://loc
     req.headers[ORIGINAL_METHOD_HEADER] = method;
     req.method = "OPTIONS";
   }
-  if (req.method === "POST" && req.headers["next-action"] && crossOriginAction(req, { trustProxy, publicBaseUrl })) {
+  if (req.method === "POST" && !api && crossOriginPost(req, { trustProxy, publicBaseUrl })) {
     return page(403, "Forbidden", "This form was sent from another site.", hsts);
   }
   return null;

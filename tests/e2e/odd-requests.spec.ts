@@ -41,6 +41,15 @@ test("a malformed percent escape: the gate's 404 under /api/v1, a 400 page elsew
   }
 });
 
+test("a request target that is not a path is 400, and dot segments are resolved before anything else", async ({
+  baseURL,
+}) => {
+  for (const method of ["GET", "OPTIONS"]) expect((await raw(baseURL!, method, "*")).status).toBe(400);
+  const sneaky = await raw(baseURL!, "TRACE", "/x/%2e%2e/api/v1/models");
+  expect(sneaky.status).toBe(405);
+  expect(sneaky.headers.allow).toBe("GET, HEAD");
+});
+
 test("TRACE: 405 with Allow on a known API path, 404 on an unknown one, 405 elsewhere", async ({ baseURL }) => {
   const known = await raw(baseURL!, "TRACE", "/api/v1/models");
   expect(known.status).toBe(405);
@@ -80,6 +89,11 @@ test("an unparseable callbackUrl on next-auth's endpoints is normalised, never a
       expect(String(answer.headers.location ?? "")).not.toContain("evil.example");
     }
   }
+  // A body next-auth cannot parse: refused before it looks.
+  for (const endpoint of ["/api/auth/session", "/api/auth/signout"]) {
+    const json = await raw(baseURL!, "POST", endpoint, { "content-type": "application/json", cookie }, "{");
+    expect(json.status, endpoint).toBe(415);
+  }
   const viaCookie = await raw(baseURL!, "GET", "/api/auth/session", {
     cookie: `keyport.callback-url=${encodeURIComponent("http://x:99999")}`,
   });
@@ -102,6 +116,15 @@ test("a cross-origin server action is refused with 403, a forged X-Forwarded-Hos
     { origin: "http://evil.example", "x-forwarded-host": "evil.example" },
     { origin: "null" },
   ];
+  // A plain form post from another site is refused the same way (Next reads it as an action too).
+  const form = await raw(
+    baseURL!,
+    "POST",
+    "/sign-in",
+    { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+    "a=b",
+  );
+  expect(form.status).toBe(403);
   for (const headers of crossOrigin) {
     const answer = await raw(
       baseURL!,

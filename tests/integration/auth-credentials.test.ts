@@ -125,6 +125,14 @@ describe("signing up", () => {
     expect(sixth.ok).toBe(false);
     expect(!sixth.ok && sixth.error).toMatch(/Too many sign-ups from your network\. Try again at/);
   });
+
+  it("holds for a burst of concurrent sign-ups from one IP: at most five accounts", async () => {
+    const ip = uniqueIp();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const results = await Promise.all(Array.from({ length: 12 }, () => signUp(unique("burst"), PASSWORD, ip)));
+    expect(results.filter((result) => result.ok).length).toBeLessThanOrEqual(5);
+    expect(results.filter((result) => !result.ok).length).toBeGreaterThanOrEqual(7);
+  });
 });
 
 describe("the queue of password checks", () => {

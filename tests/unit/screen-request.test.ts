@@ -61,6 +61,29 @@ describe("screenRequest", () => {
     ).toBeNull();
   });
 
+  it("resolves dot segments the way Next routes them, so nothing reaches the API unscreened", () => {
+    const sneaky = request("TRACE", "/x/%2e%2e/api/v1/models?a=1");
+    expect(screenRequest(sneaky)).toBeNull();
+    expect(sneaky.url).toBe("/api/v1/models?a=1");
+    expect(sneaky.method).toBe("OPTIONS");
+    // And out of it: this is no API path, so TRACE gets the page's 405.
+    expect(screenRequest(request("TRACE", "/api/v1/%2e%2e/%2e%2e/dashboard"))?.status).toBe(405);
+  });
+
+  it("answers a request target that is not a path with 400", () => {
+    for (const target of ["*", "http://evil/dashboard", "//evil/x"]) {
+      expect(screenRequest(request("GET", target))?.status, target).toBe(400);
+    }
+  });
+
+  it("refuses any cross-origin POST off the public API, action header or not, and leaves the API to the gate", () => {
+    const post = (path: string, headers: Record<string, string>) => request("POST", path, headers);
+    expect(screenRequest(post("/sign-in", { origin: "https://evil.example" }))?.status).toBe(403);
+    expect(screenRequest(post("/dashboard", { origin: "https://evil.example", "next-action": "" }))?.status).toBe(403);
+    expect(screenRequest(post("/sign-in", { origin: "http://LOCALHOST:3000" }))).toBeNull();
+    expect(screenRequest(post("/api/v1/files", { origin: "https://evil.example" }))).toBeNull();
+  });
+
   it("sends HSTS on its own pages when the deployment is https", () => {
     const answer = screenRequest(request("TRACE", "/"), { publicBaseUrl: "https://keyport.example" });
     expect(answer?.headers["Strict-Transport-Security"]).toMatch(/max-age=/);

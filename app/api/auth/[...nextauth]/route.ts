@@ -26,6 +26,7 @@ async function handler(request: Request, context: Context) {
   // next-auth 4 reads params synchronously; Next 16 hands them over as a promise.
   const params = await context.params;
   const safe = await withSafeCallbackUrls(request, getEnv().PUBLIC_BASE_URL);
+  if (safe instanceof Response) return safe;
   return NextAuth(safe as never, { params } as never, authOptions()) as Promise<Response>;
 }
 
