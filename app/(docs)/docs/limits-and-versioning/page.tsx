@@ -79,6 +79,28 @@ export default function LimitsAndVersioningPage() {
           ),
         },
         {
+          id: "storage",
+          title: "Files: quota, retention, uploads at once",
+          content: (
+            <ul>
+              <li>
+                An account may keep {mib(defaults.FILES_QUOTA_BYTES)} of uploaded files, its development and production
+                keys together. An upload that would pass it is{" "}
+                <Link href="/docs/errors#storage_quota_exceeded">413 storage_quota_exceeded</Link>, refused before it is
+                stored.
+              </li>
+              <li>
+                Files are kept {defaults.FILES_RETENTION_DAYS} days, then deleted, which frees their space; finished
+                generations are kept {defaults.GENERATION_RETENTION_DAYS} days.
+              </li>
+              <li>
+                One key may have {defaults.UPLOADS_PER_KEY} uploads in progress at once on a server; another is{" "}
+                <Link href="/docs/errors#rate_limited">429 rate_limited</Link> with <code>Retry-After: 1</code>.
+              </li>
+            </ul>
+          ),
+        },
+        {
           id: "body-limits",
           title: "Body limits",
           content: (
