@@ -33,21 +33,43 @@ async function busyAware<T>(check: () => Promise<T>): Promise<T | { ok: false; e
   }
 }
 
-// POST sign-up: creates the account and signs the browser in, then goes to the
-// dashboard. Works before JavaScript has loaded: the browser posts the form.
-export async function signUpAction(_previous: ActionState, formData: FormData): Promise<ActionResult> {
+type CredentialsCheck = (
+  email: string,
+  password: string,
+  ip: string,
+) => Promise<{ ok: true; userId: string } | { ok: false; error: string; field?: "email" | undefined }>;
+
+/**
+ * What sign-up and sign-in share: refuse a request that carries an API key,
+ * read the form, run the password work (a full queue answers "busy"), and on
+ * success start the browser's session. Returns the refusal, or null once
+ * signed in.
+ */
+async function signInWith(
+  formData: FormData,
+  schema: typeof signUpSchema | typeof signInSchema,
+  check: CredentialsCheck,
+): Promise<ActionResult | null> {
   const requestHeaders = await headers();
   if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit: SECRET_FIELDS });
   if (!isForm(formData)) return failure(NOT_A_FORM);
-  const parsed = signUpSchema.safeParse({ email: formData.get("email"), password: formData.get("password") });
+  const parsed = schema.safeParse({ email: formData.get("email"), password: formData.get("password") });
   if (!parsed.success) return invalid(parsed.error, formData, SECRET_FIELDS);
   const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
-  const result = await busyAware(() => signUp(parsed.data.email, parsed.data.password, ip));
+  const result = await busyAware(() => check(parsed.data.email, parsed.data.password, ip));
   if (!result.ok) {
     const fieldErrors = result.field ? { [result.field]: [result.error] } : {};
     return failure(result.error, formData, { fieldErrors, omit: SECRET_FIELDS });
   }
   await startBrowserSession(result.userId, ip, requestHeaders.get("user-agent"));
+  return null;
+}
+
+// POST sign-up: creates the account and signs the browser in, then goes to the
+// dashboard. Works before JavaScript has loaded: the browser posts the form.
+export async function signUpAction(_previous: ActionState, formData: FormData): Promise<ActionResult> {
+  const refused = await signInWith(formData, signUpSchema, signUp);
+  if (refused) return refused;
   redirect("/dashboard");
 }
 
@@ -55,15 +77,8 @@ export async function signUpAction(_previous: ActionState, formData: FormData): 
 // before, then a session and its cookie, then the page the user asked for.
 // A real POST even before hydration, so a password never lands in a URL.
 export async function signInAction(_previous: ActionState, formData: FormData): Promise<ActionResult> {
-  const requestHeaders = await headers();
-  if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit: SECRET_FIELDS });
-  if (!isForm(formData)) return failure(NOT_A_FORM);
-  const parsed = signInSchema.safeParse({ email: formData.get("email"), password: formData.get("password") });
-  if (!parsed.success) return invalid(parsed.error, formData, SECRET_FIELDS);
-  const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
-  const result = await busyAware(() => verifyCredentials(parsed.data.email, parsed.data.password, ip));
-  if (!result.ok) return failure(result.error, formData, { omit: SECRET_FIELDS });
-  await startBrowserSession(result.userId, ip, requestHeaders.get("user-agent"));
+  const refused = await signInWith(formData, signInSchema, verifyCredentials);
+  if (refused) return refused;
   redirect(safeCallbackPath(String(formData.get("callbackUrl") ?? "")));
 }
 

@@ -8,6 +8,7 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 const appDir = path.join(root, "app");
 const libDir = path.join(root, "lib");
 const GUARDS = /requirePageSession|requireActionSession|requireApiSession|refuseApiKey/;
+const GUARD_CALL = /requireActionSession\(\)|carriesApiKey\(/;
 
 const PUBLIC_WITHOUT_GUARD = [
   "(auth)/sign-in/page.tsx",
@@ -66,15 +67,16 @@ describe("the session guard's coverage", () => {
       const source = readFileSync(path.join(root, file), "utf8");
       // Only `export async function`: the check below reads each one's body.
       expect(source).not.toMatch(/^export (const|let|var) /m);
-      const exported = [...source.matchAll(/export async function (\w+)/g)].map((m) => m[1]);
-      const guarded = source.split("export async function").slice(1);
-      expect(guarded.length).toBe(exported.length);
-      // An action guards itself, or hands its work to the module's `run`, which must.
-      const runGuarded = /async function run[\s\S]*?requireActionSession\(\)/.test(source);
-      for (const body of guarded) {
-        expect(body).toMatch(
-          runGuarded ? /requireActionSession\(\)|carriesApiKey\(|\brun\(/ : /requireActionSession\(\)|carriesApiKey\(/,
-        );
+      const functions = source.split(/(?=^(?:export )?async function )/m).slice(1);
+      const exported = functions.filter((fn) => fn.startsWith("export "));
+      expect(exported.length).toBe([...source.matchAll(/^export async function /gm)].length);
+      // An action guards itself, or hands its work to a helper of this module that does.
+      const helpers = functions
+        .filter((fn) => !fn.startsWith("export ") && GUARD_CALL.test(fn))
+        .map((fn) => /^async function (\w+)/.exec(fn)![1]!);
+      for (const body of exported) {
+        const callsGuardedHelper = helpers.some((name) => new RegExp(`\\b${name}\\(`).test(body));
+        expect(GUARD_CALL.test(body) || callsGuardedHelper, body.slice(0, 60)).toBe(true);
       }
     }
   });
