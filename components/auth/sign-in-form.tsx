@@ -3,8 +3,8 @@
 import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { signInAction } from "@/lib/auth/actions";
+import { CredentialFields } from "./credential-fields";
 
 // Posts to our own server action: it works before JavaScript has loaded, and
 // an error keeps the email (the password stays in the field once hydrated).
@@ -14,22 +14,9 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     <form {...form} className="flex flex-col gap-4" noValidate>
       <FormAlert message={error ?? initialError} />
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
-      <Input
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        defaultValue={value("email")}
-        error={fieldError("email")}
-      />
-      <Input
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        error={fieldError("password")}
+      <CredentialFields
+        email={value("email")}
+        errors={{ email: fieldError("email"), password: fieldError("password") }}
       />
       <Button type="submit" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}

@@ -4,9 +4,9 @@ import Link from "next/link";
 import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { signUpAction } from "@/lib/auth/actions";
 import { EMAIL_TAKEN_MESSAGE } from "@/lib/auth/sign-in-params";
+import { CredentialFields } from "./credential-fields";
 
 // Posts to a server action that creates the account and signs in: it works
 // before (or without) JavaScript, and an error keeps the email (and, once
@@ -23,23 +23,10 @@ export function SignUpForm() {
           </>
         )}
       </FormAlert>
-      <Input
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        defaultValue={value("email")}
-        error={fieldError("email")}
-      />
-      <Input
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint="At least 10 characters."
-        error={fieldError("password")}
+      <CredentialFields
+        email={value("email")}
+        errors={{ email: fieldError("email"), password: fieldError("password") }}
+        newPassword
       />
       <Button type="submit" disabled={pending}>
         {pending ? "Creating your account…" : "Create account"}
