@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { carriesApiKey } from "@/lib/auth/api-key-headers";
+import { generateApiKey } from "@/lib/keys/format";
 import { clientIp, PEER_IP_HEADER } from "@/lib/auth/client-ip";
 
-const KEY = "sk_dev_0123456789abcdefghijABCDEFGHIJ012345";
+// Generated, never a key-shaped literal in the repo.
+const KEY = generateApiKey("dev");
 
 describe("carriesApiKey", () => {
   it.each([
