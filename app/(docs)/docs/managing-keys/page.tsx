@@ -38,7 +38,8 @@ export default function ManagingKeysPage() {
               Label each key after what uses it (&ldquo;billing worker, eu-west&rdquo;), so the list tells you what
               breaks if you revoke it; you can rename a key at any time. A key can expire after 30 or 90 days, on a date
               you pick, or never; an expiring key is a good default for anything temporary. You can hold up to{" "}
-              {ACTIVE_KEY_CAP} active keys.
+              {ACTIVE_KEY_CAP} keys in use (a rotated key counts until its grace period ends); rotating and reporting a
+              leak work at the limit too.
             </p>
           ),
         },
