@@ -9,6 +9,11 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { createKeyAction, type KeyActionData } from "@/lib/keys/actions";
 
+const ENVIRONMENT_OPTIONS = [
+  ["dev", "Development"],
+  ["prod", "Production"],
+] as const;
+
 const EXPIRY_OPTIONS = [
   ["never", "Never"],
   ["30", "In 30 days"],
@@ -49,18 +54,14 @@ export function CreateKeyDialog({
         />
         <fieldset className="flex flex-col gap-2">
           <legend className="text-sm font-medium">Environment</legend>
-          <label className="flex min-h-8 items-center gap-2 text-sm">
-            <input type="radio" name="environment" value="dev" defaultChecked={environment === "dev"} />
-            <span>
-              Development (<code>sk_dev_</code>)
-            </span>
-          </label>
-          <label className="flex min-h-8 items-center gap-2 text-sm">
-            <input type="radio" name="environment" value="prod" defaultChecked={environment === "prod"} />
-            <span>
-              Production (<code>sk_prod_</code>)
-            </span>
-          </label>
+          {ENVIRONMENT_OPTIONS.map(([value, text]) => (
+            <label key={value} className="flex min-h-8 items-center gap-2 text-sm">
+              <input type="radio" name="environment" value={value} defaultChecked={environment === value} />
+              <span>
+                {text} (<code>sk_{value}_</code>)
+              </span>
+            </label>
+          ))}
         </fieldset>
         <Select label="Expires" name="expiry" value={expiry} onValueChange={setExpiry} options={EXPIRY_OPTIONS} />
         {expiry === "date" && (

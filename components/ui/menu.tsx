@@ -3,6 +3,7 @@
 import { DropdownMenu } from "radix-ui";
 import { useRef, type ReactNode } from "react";
 import { cn } from "./cn";
+import { popoverItemClasses, popoverPanelClasses } from "./popover-styles";
 
 export interface MenuItem {
   /** What the item shows. */
@@ -41,10 +42,7 @@ export function Menu({
       onSelect={() => {
         chosen.current = item;
       }}
-      className={cn(
-        "flex min-h-10 cursor-pointer items-center rounded px-3 text-sm outline-none select-none data-highlighted:bg-zinc-100 dark:data-highlighted:bg-zinc-800",
-        item.destructive && "text-red-700 dark:text-red-300",
-      )}
+      className={cn(popoverItemClasses, item.destructive && "text-red-700 dark:text-red-300")}
     >
       {item.text}
     </DropdownMenu.Item>
@@ -64,7 +62,7 @@ export function Menu({
           align="end"
           sideOffset={4}
           collisionPadding={8}
-          className="z-50 min-w-48 rounded-md border border-zinc-200 bg-white p-1 text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          className={cn(popoverPanelClasses, "min-w-48 p-1")}
           onCloseAutoFocus={(event) => {
             const item = chosen.current;
             chosen.current = null;

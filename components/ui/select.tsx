@@ -3,6 +3,7 @@
 import { Select as SelectPrimitive } from "radix-ui";
 import { useId } from "react";
 import { cn } from "./cn";
+import { popoverItemClasses, popoverPanelClasses } from "./popover-styles";
 
 interface SelectProps {
   label: string;
@@ -43,14 +44,17 @@ export function Select({ label, name, options, className, ...props }: SelectProp
             position="popper"
             sideOffset={4}
             collisionPadding={8}
-            className="z-50 max-h-(--radix-select-content-available-height) min-w-(--radix-select-trigger-width) overflow-hidden rounded-md border border-zinc-200 bg-white text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+            className={cn(
+              popoverPanelClasses,
+              "max-h-(--radix-select-content-available-height) min-w-(--radix-select-trigger-width) overflow-hidden",
+            )}
           >
             <SelectPrimitive.Viewport className="p-1">
               {options.map(([value, text]) => (
                 <SelectPrimitive.Item
                   key={value}
                   value={value}
-                  className="flex min-h-10 cursor-pointer items-center rounded px-3 text-sm outline-none select-none data-highlighted:bg-zinc-100 data-[state=checked]:font-semibold dark:data-highlighted:bg-zinc-800"
+                  className={cn(popoverItemClasses, "data-[state=checked]:font-semibold")}
                 >
                   <SelectPrimitive.ItemText>{text}</SelectPrimitive.ItemText>
                 </SelectPrimitive.Item>
