@@ -14,6 +14,7 @@ export type AuditAction =
   | "key.rotated"
   | "key.revoked"
   | "key.leaked"
+  | "key.restricted"
   | "auth.sign_in"
   | "auth.sessions_ended"
   | "auth.account_created";

@@ -62,6 +62,20 @@ export const errorCatalog = {
       "API keys work only on the public API (/api/v1 and /api/v1beta). This route needs a browser session; remove the key from the request.",
     remedy: "Call this route from the portal with a browser session, or call the public API with your key.",
   },
+  ip_not_allowed: {
+    status: 403,
+    type: "permission_error",
+    message: "This API key cannot be used from this IP address.",
+    remedy:
+      "Call from an address in the key's IP allowlist, or add this address to the allowlist on the key's page in the dashboard.",
+  },
+  insufficient_scope: {
+    status: 403,
+    type: "permission_error",
+    message: "This API key does not have the scope this route needs.",
+    remedy:
+      "Use a key that has the scope named in the message and in the WWW-Authenticate header, or add the scope on the key's page in the dashboard.",
+  },
   not_found: {
     status: 404,
     type: "not_found_error",

@@ -9,8 +9,15 @@ import { absoluteTime } from "../format-time";
 import { log } from "../log";
 import { KeyActionError } from "./errors";
 import { rotationOutcome } from "./grace";
-import { createKeySchema, keyActionSchema, renameKeySchema, revokeKeySchema, rotateKeySchema } from "./key.schema";
-import { createKey, renameKey, reportLeak, revokeKey, rotateKey } from "./lifecycle";
+import {
+  createKeySchema,
+  keyActionSchema,
+  renameKeySchema,
+  revokeKeySchema,
+  rotateKeySchema,
+  updateRestrictionsSchema,
+} from "./key.schema";
+import { createKey, renameKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "./lifecycle";
 
 // The dashboard's key actions. Each: the session guard, zod on the form, the
 // owner check inside lib/keys, and one ActionResult. A refused action changes
@@ -41,7 +48,9 @@ async function run<S extends z.ZodType>(
     revalidatePath("/dashboard", "layout");
     return ok(data);
   } catch (error) {
-    if (error instanceof KeyActionError) return failure(error.message, formData);
+    if (error instanceof KeyActionError) {
+      return failure(error.message, formData, error.field ? { fieldErrors: { [error.field]: [error.message] } } : {});
+    }
     log.error("key.action_failed", { user_id: guard.session.userId, error: String((error as Error)?.message) });
     return failure("Something went wrong; nothing was changed. Try again.", formData);
   }
@@ -61,6 +70,17 @@ export async function renameKeyAction(_previous: State, formData: FormData): Res
   return run(formData, renameKeySchema, async (input, actor) => {
     const key = await renameKey(actor, input.keyId, input.label);
     return { keyId: key.id, label: key.label, message: `Renamed to “${key.label}”.` };
+  });
+}
+
+export async function updateRestrictionsAction(_previous: State, formData: FormData): Result {
+  return run(formData, updateRestrictionsSchema, async (input, actor) => {
+    const key = await updateRestrictions(actor, input.keyId, input.restrictions);
+    return {
+      keyId: key.id,
+      label: key.label,
+      message: `Saved what “${key.label}” can do. It applies from the next request.`,
+    };
   });
 }
 

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
 import { gracePeriodSchema } from "./grace";
+import { parseAllowlist } from "./ip-allowlist";
+import type { KeyRestrictions } from "./restrictions";
+import { READ_ONLY_SCOPES, SCOPE_NAMES, type Scope } from "../public-api/scopes";
 
 export const labelSchema = z
   .string({ error: "Give the key a label." })
@@ -16,12 +19,72 @@ export const keyIdSchema = z.string().regex(KEY_ID_PATTERN, "That key id is not 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_EXPIRY_DAYS = 5 * 366;
 
+/** The form field of each scope's checkbox: "scope:catalog:read". */
+export const scopeField = (scope: Scope) => `scope:${scope}`;
+
+const MAX_RATE_LIMIT = 1_000_000;
+
+/**
+ * The restriction fields a form sends (create and edit): the access choice,
+ * a checkbox per scope, the allowlist as typed and the rate limit. Whether
+ * the limit is below the environment's default is checked where the
+ * environment is known (lib/keys/lifecycle.ts).
+ */
+const restrictionFields = {
+  access: z.enum(["all", "read-only", "custom"], { error: "Choose what the key can do." }).default("all"),
+  ...Object.fromEntries(SCOPE_NAMES.map((scope) => [scopeField(scope), z.literal("on").optional()])),
+  allowedIps: z.string().max(4_000, "The allowlist is too long.").default(""),
+  rateLimit: z
+    .string()
+    .trim()
+    .default("")
+    .refine((value) => value === "" || /^\d{1,7}$/.test(value), "Enter a whole number of requests per minute.")
+    .transform((value) => (value === "" ? null : Number(value)))
+    .refine(
+      (value) => value === null || (value >= 1 && value <= MAX_RATE_LIMIT),
+      "Enter at least 1 request per minute.",
+    ),
+};
+
+type RestrictionInput = {
+  access: "all" | "read-only" | "custom";
+  allowedIps: string;
+  rateLimit: number | null;
+} & Record<string, unknown>;
+
+/** Turns the restriction fields into a KeyRestrictions, or adds the issue to the field it concerns. */
+function toRestrictions(input: RestrictionInput, ctx: z.RefinementCtx): KeyRestrictions | typeof z.NEVER {
+  let scopes: KeyRestrictions["scopes"] = "all";
+  if (input.access === "read-only") scopes = [...READ_ONLY_SCOPES];
+  if (input.access === "custom") {
+    scopes = SCOPE_NAMES.filter((scope) => input[scopeField(scope)] === "on");
+    if (scopes.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["scopes"], message: "Choose at least one scope, or choose All." });
+      return z.NEVER;
+    }
+  }
+  const allowlist = parseAllowlist(input.allowedIps);
+  if (!allowlist.ok) {
+    ctx.addIssue({ code: "custom", path: ["allowedIps"], message: allowlist.error });
+    return z.NEVER;
+  }
+  return { scopes, allowedIps: allowlist.entries, rateLimit: input.rateLimit };
+}
+
+export const updateRestrictionsSchema = z
+  .object({ keyId: keyIdSchema, ...restrictionFields })
+  .transform((input, ctx) => {
+    const restrictions = toRestrictions(input, ctx);
+    return restrictions === z.NEVER ? z.NEVER : { keyId: input.keyId, restrictions };
+  });
+
 export const createKeySchema = z
   .object({
     label: labelSchema,
     environment: z.enum(KEY_ENVIRONMENTS, { error: "Choose Development or Production." }),
     expiry: z.enum(["never", "30", "90", "date"], { error: "Choose when the key expires." }),
     expiryDate: z.string().optional(),
+    ...restrictionFields,
   })
   .transform((input, ctx) => {
     let expiresAt: Date | null = null;
@@ -46,7 +109,9 @@ export const createKeySchema = z
       }
       expiresAt = date;
     }
-    return { label: input.label, environment: input.environment, expiresAt };
+    const restrictions = toRestrictions(input, ctx);
+    if (restrictions === z.NEVER) return z.NEVER;
+    return { label: input.label, environment: input.environment, expiresAt, restrictions };
   });
 
 export const renameKeySchema = z.object({ keyId: keyIdSchema, label: labelSchema });

@@ -1,11 +1,21 @@
 import "server-only";
 import { recordAudit, type Actor } from "../audit";
 import { db, type Db } from "../db";
+import { getEnv } from "../env";
+import { rateLimits } from "../env-schema";
 import { log } from "../log";
 import { keyDigest } from "./digest";
 import { KEY_NOT_FOUND, KeyActionError } from "./errors";
 import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
 import { GRACE_PERIODS, type GracePeriod } from "./grace";
+import {
+  describeRestrictions,
+  fromStoredRestrictions,
+  sameRestrictions,
+  toStoredRestrictions,
+  UNRESTRICTED,
+  type KeyRestrictions,
+} from "./restrictions";
 import { keyStatus, statusWhere } from "./status";
 import { keyViewSelect, toKeyView, type KeyView } from "./views";
 
@@ -39,12 +49,35 @@ async function findOwnedKey(tx: Tx, userId: string, publicId: string) {
   return key;
 }
 
-async function insertKey(
-  tx: Tx,
-  userId: string,
-  input: { label: string; environment: KeyEnvironment; expiresAt: Date | null },
-  now: Date,
+interface NewKey {
+  label: string;
+  environment: KeyEnvironment;
+  expiresAt: Date | null;
+  restrictions: KeyRestrictions;
+}
+
+/** Who may set a limit above the environment's default: the operator CLI, never the dashboard. */
+export interface RestrictionPolicy {
+  allowAboveDefaultLimit?: boolean;
+}
+
+/** A user's own limit can only be tighter than the environment's; the field error names the default. */
+function refuseLimitAboveDefault(
+  restrictions: KeyRestrictions,
+  environment: KeyEnvironment,
+  policy: RestrictionPolicy,
 ) {
+  const { perKey } = rateLimits(getEnv(), environment);
+  if (restrictions.rateLimit !== null && restrictions.rateLimit > perKey && !policy.allowAboveDefaultLimit) {
+    const name = environment === "prod" ? "Production" : "Development";
+    throw new KeyActionError(
+      `${name} keys allow at most ${perKey} requests per minute; enter ${perKey} or fewer, or leave it empty for the default.`,
+      "rateLimit",
+    );
+  }
+}
+
+async function insertKey(tx: Tx, userId: string, input: NewKey, now: Date) {
   const secret = generateApiKey(input.environment);
   const row = await tx.apiKey.create({
     data: {
@@ -56,6 +89,7 @@ async function insertKey(
       displayFragment: displayFragment(secret),
       expiresAt: input.expiresAt,
       createdAt: now,
+      ...toStoredRestrictions(input.restrictions),
     },
     select: { id: true, ...keyViewSelect },
   });
@@ -80,9 +114,12 @@ async function recordReplacementCreated(
 
 export async function createKey(
   actor: Actor,
-  input: { label: string; environment: KeyEnvironment; expiresAt: Date | null },
+  input: Omit<NewKey, "restrictions"> & { restrictions?: KeyRestrictions },
   now = new Date(),
+  policy: RestrictionPolicy = {},
 ): Promise<IssuedKey> {
+  const restrictions = input.restrictions ?? UNRESTRICTED;
+  refuseLimitAboveDefault(restrictions, input.environment, policy);
   const issued = await db.$transaction(async (tx) => {
     await lockUserKeys(tx, actor.userId, now);
     // Every key that still works counts, a rotated one in its grace period too. Rotation and leak reports
@@ -93,8 +130,12 @@ export async function createKey(
         `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`,
       );
     }
-    const { row, secret } = await insertKey(tx, actor.userId, input, now);
-    await recordAudit(tx, actor, "key.created", row.publicId, { environment: input.environment, label: input.label });
+    const { row, secret } = await insertKey(tx, actor.userId, { ...input, restrictions }, now);
+    await recordAudit(tx, actor, "key.created", row.publicId, {
+      environment: input.environment,
+      label: input.label,
+      ...describeRestrictions(restrictions),
+    });
     return { key: toKeyView(row, now), secret };
   });
   log.info("key.created", { user_id: actor.userId, key_id: issued.key.id, environment: issued.key.environment });
@@ -108,6 +149,45 @@ export async function renameKey(actor: Actor, publicId: string, label: string): 
     await recordAudit(tx, actor, "key.renamed", publicId, { from: key.label, to: label });
     return toKeyView(row);
   });
+}
+
+/**
+ * Changes what a key may do. The gate reads the row on every request, so the
+ * change holds from the next request on every instance. The activity row
+ * keeps the restrictions before and after.
+ */
+export async function updateRestrictions(
+  actor: Actor,
+  publicId: string,
+  restrictions: KeyRestrictions,
+  policy: RestrictionPolicy = {},
+  now = new Date(),
+): Promise<KeyView> {
+  const view = await db.$transaction(async (tx) => {
+    const key = await findOwnedKey(tx, actor.userId, publicId);
+    const status = keyStatus(key, now);
+    if (status === "revoked" || status === "expired") {
+      throw new KeyActionError(
+        `This key is ${status === "revoked" ? "revoked" : "expired"}: it no longer works, so there is nothing to restrict.`,
+      );
+    }
+    refuseLimitAboveDefault(restrictions, key.environment as KeyEnvironment, policy);
+    const before = fromStoredRestrictions(key);
+    if (sameRestrictions(before, restrictions))
+      throw new KeyActionError("Nothing changed: the key already has these settings.");
+    const row = await tx.apiKey.update({
+      where: { id: key.id },
+      data: toStoredRestrictions(restrictions),
+      select: keyViewSelect,
+    });
+    await recordAudit(tx, actor, "key.restricted", publicId, {
+      before: describeRestrictions(before),
+      after: describeRestrictions(restrictions),
+    });
+    return toKeyView(row, now);
+  });
+  log.info("key.restricted", { user_id: actor.userId, key_id: publicId });
+  return view;
 }
 
 function refuseUnlessActive(
@@ -141,7 +221,12 @@ export async function rotateKey(
     const { row, secret } = await insertKey(
       tx,
       actor.userId,
-      { label: old.label, environment: old.environment as KeyEnvironment, expiresAt: old.expiresAt },
+      {
+        label: old.label,
+        environment: old.environment as KeyEnvironment,
+        expiresAt: old.expiresAt,
+        restrictions: fromStoredRestrictions(old),
+      },
       now,
     );
     const graceEnd = new Date(now.getTime() + GRACE_PERIODS[grace]);
@@ -220,7 +305,12 @@ export async function reportLeak(actor: Actor, publicId: string, now = new Date(
       const { row, secret } = await insertKey(
         tx,
         actor.userId,
-        { label: key.label, environment: key.environment as KeyEnvironment, expiresAt: key.expiresAt },
+        {
+          label: key.label,
+          environment: key.environment as KeyEnvironment,
+          expiresAt: key.expiresAt,
+          restrictions: fromStoredRestrictions(key),
+        },
         now,
       );
       replacement = { key: toKeyView(row, now), secret };

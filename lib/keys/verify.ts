@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "../db";
 import { keyDigest } from "./digest";
 import { parseApiKey, type KeyEnvironment } from "./format";
+import { fromStoredRestrictions, restrictionsSelect, type KeyRestrictions } from "./restrictions";
 import { keyStatus } from "./status";
 
 export type VerifiedKey = {
@@ -10,6 +11,7 @@ export type VerifiedKey = {
   userId: string;
   environment: KeyEnvironment;
   lastUsedAt: Date | null;
+  restrictions: KeyRestrictions;
 };
 
 export type Verification = { ok: true; key: VerifiedKey } | { ok: false; reason: "invalid" | "revoked" | "expired" };
@@ -17,7 +19,7 @@ export type Verification = { ok: true; key: VerifiedKey } | { ok: false; reason:
 /**
  * Checks a presented key: format and checksum first (no database for a
  * malformed key), then one lookup by digest. Reads the row on every call, so a
- * revocation counts from the very next request.
+ * revocation or a change of restrictions counts from the very next request.
  */
 export async function verifyApiKey(secret: string, now = new Date()): Promise<Verification> {
   if (!parseApiKey(secret)) return { ok: false, reason: "invalid" };
@@ -32,13 +34,24 @@ export async function verifyApiKey(secret: string, now = new Date()): Promise<Ve
       expiresAt: true,
       successorId: true,
       lastUsedAt: true,
+      ...restrictionsSelect,
     },
   });
   if (!row) return { ok: false, reason: "invalid" };
   const status = keyStatus(row, now);
   if (status === "revoked" || status === "expired") return { ok: false, reason: status };
   const { id, publicId, userId, lastUsedAt } = row;
-  return { ok: true, key: { id, publicId, userId, environment: row.environment as KeyEnvironment, lastUsedAt } };
+  return {
+    ok: true,
+    key: {
+      id,
+      publicId,
+      userId,
+      environment: row.environment as KeyEnvironment,
+      lastUsedAt,
+      restrictions: fromStoredRestrictions(row),
+    },
+  };
 }
 
 const TOUCH_INTERVAL_MS = 60_000;

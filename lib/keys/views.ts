@@ -1,5 +1,11 @@
 import { keyStatus, type KeyStatus } from "./status";
 import type { KeyEnvironment } from "./format";
+import {
+  fromStoredRestrictions,
+  restrictionsSelect,
+  type KeyRestrictions,
+  type StoredRestrictions,
+} from "./restrictions";
 
 /** Another key, as a link: its public id and label. */
 export interface KeyLink {
@@ -24,6 +30,8 @@ export interface KeyView {
   successor: KeyLink | null;
   /** The key this one replaced. */
   predecessor: KeyLink | null;
+  /** Its scopes, IP allowlist and rate limit. */
+  restrictions: KeyRestrictions;
 }
 
 const link = { select: { publicId: true, label: true } } as const;
@@ -42,18 +50,20 @@ export const keyViewSelect = {
   successorId: true,
   successor: link,
   predecessor: link,
+  ...restrictionsSelect,
 } as const;
 
 type SelectedLink = { publicId: string; label: string } | null;
 
 /** A row read with keyViewSelect. */
-type SelectedKey = Omit<KeyView, "id" | "environment" | "status" | "successor" | "predecessor"> & {
-  publicId: string;
-  environment: string;
-  successorId: string | null;
-  successor: SelectedLink;
-  predecessor: SelectedLink;
-};
+type SelectedKey = Omit<KeyView, "id" | "environment" | "status" | "successor" | "predecessor" | "restrictions"> &
+  StoredRestrictions & {
+    publicId: string;
+    environment: string;
+    successorId: string | null;
+    successor: SelectedLink;
+    predecessor: SelectedLink;
+  };
 
 const toLink = (row: SelectedLink): KeyLink | null => (row ? { id: row.publicId, label: row.label } : null);
 
@@ -72,5 +82,6 @@ export function toKeyView(row: SelectedKey, now = new Date()): KeyView {
     status: keyStatus(row, now),
     successor: toLink(row.successor),
     predecessor: toLink(row.predecessor),
+    restrictions: fromStoredRestrictions(row),
   };
 }

@@ -4,6 +4,11 @@ import { ApiError } from "./api-error";
 export const WWW_AUTHENTICATE = 'Bearer realm="keyport"';
 export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="keyport", error="invalid_token"';
 
+/** RFC 6750 section 3.1: the key is valid but lacks the scope this route needs. */
+export function insufficientScopeChallenge(scope: string): string {
+  return `Bearer realm="keyport", error="insufficient_scope", scope="${scope}"`;
+}
+
 export const invalidKey = (message?: string) =>
   new ApiError("invalid_api_key", {
     headers: { "WWW-Authenticate": WWW_AUTHENTICATE_INVALID },

@@ -6,12 +6,20 @@ import { rateLimits } from "../env-schema";
 import { errorResponse } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
 import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs";
+import { ipAllowed } from "../keys/ip-allowlist";
+import { UNRESTRICTED } from "../keys/restrictions";
 import { recordKeyUse, verifyApiKey, type VerifiedKey } from "../keys/verify";
 import { log } from "../log";
 import { strictTransportSecurity } from "../security/hsts";
 import { ApiError } from "./api-error";
 import { parseJson, readLimitedBody, refuseDeclaredOverLimit, requireContentType } from "./body";
-import { invalidKey, presentedKey, refuseKeyInUrl, WWW_AUTHENTICATE_INVALID } from "./credentials";
+import {
+  insufficientScopeChallenge,
+  invalidKey,
+  presentedKey,
+  refuseKeyInUrl,
+  WWW_AUTHENTICATE_INVALID,
+} from "./credentials";
 import type { HandlerContext } from "./handler";
 import { routeHandlers } from "./handlers";
 import {
@@ -27,13 +35,21 @@ import {
 
 type CountedRate = RateLimitResult & { scope: "key" | "account" };
 import { PostgresRateLimitStore, RedisRateLimitStore } from "./rate-limit-stores";
-import { pathParams, routesForPath, type PublicRoute } from "./routes";
+import { pathParams, routesForPath, templatePath, type PublicRoute } from "./routes";
+import { allows } from "./scopes";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
-// handlePublicRequest. The checks run in a fixed order and the first failure
-// answers: unknown path 404, wrong method 405, key in the URL 400,
-// credentials 401/400, rate limit 429, body too large 413, wrong content type
-// 415, invalid body or query 400. Browser cookies play no part here.
+// handlePublicRequest. The checks run in one fixed order (the README's table)
+// and the first failure answers:
+//   1. unknown path 404            8. revoked or expired key 401
+//   2. wrong method 405            9. IP allowlist 403 ip_not_allowed
+//   3. key in the URL 400         10. scope 403 insufficient_scope
+//   4. header parsing 401/400     11. the key's rate limit 429
+//   5. format and checksum 401    12. the account-wide rate limit 429
+//   6. lookup by digest 401       13. body size 413, content type 415,
+//   7. (decoy keys, when added)       body and query 400
+// The allowlist comes before the scope, so a caller outside the key's range
+// learns nothing about what the key may do. Browser cookies play no part.
 
 const globalForGate = globalThis as unknown as { keyportRateLimitStore?: RateLimitStore };
 
@@ -64,9 +80,10 @@ export function rateLimitStore(): RateLimitStore {
  */
 async function countRequest(key: VerifiedKey): Promise<CountedRate | undefined> {
   const limits = rateLimits(getEnv(), key.environment);
+  const keyLimit = key.restrictions.rateLimit ?? limits.perKey;
   try {
     const store = rateLimitStore();
-    const perKey: CountedRate = { ...(await checkRateLimit(store, keyBucket(key.id), limits.perKey)), scope: "key" };
+    const perKey: CountedRate = { ...(await checkRateLimit(store, keyBucket(key.id), keyLimit)), scope: "key" };
     if (!perKey.allowed) return perKey;
     const account: CountedRate = {
       ...(await checkRateLimit(store, accountBucket(key.userId, key.environment), limits.account)),
@@ -110,6 +127,26 @@ async function verify(secret: string): Promise<VerifiedKey> {
   if (verification.reason === "revoked") throw new ApiError("revoked_api_key", { headers: challenge });
   if (verification.reason === "expired") throw new ApiError("expired_api_key", { headers: challenge });
   throw invalidKey();
+}
+
+/** Step 9: a key with an allowlist works only from inside it. The message names no range. */
+function refuseOutsideAllowlist(key: VerifiedKey, ip: string) {
+  const allowed = key.restrictions.allowedIps;
+  if (allowed && !ipAllowed(ip, allowed)) {
+    log.warn("api.ip_not_allowed", { key_id: key.publicId, ip });
+    throw new ApiError("ip_not_allowed", {
+      message: `This API key cannot be used from ${ip}: the address is not in the key's IP allowlist.`,
+    });
+  }
+}
+
+/** Step 10: RFC 6750 section 3.1's answer, naming the scope the route needs. */
+function refuseWithoutScope(key: VerifiedKey, route: PublicRoute) {
+  if (allows(key.restrictions.scopes, route.scope)) return;
+  throw new ApiError("insufficient_scope", {
+    message: `This API key does not have the ${route.scope} scope, which ${route.method} ${templatePath(route.path)} needs.`,
+    headers: { "WWW-Authenticate": insufficientScopeChallenge(route.scope) },
+  });
 }
 
 async function readBody(request: Request, route: PublicRoute): Promise<unknown> {
@@ -179,6 +216,9 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
   refuseKeyInUrl(url);
   const key = await verify(presentedKey(request.headers));
   trace.key = key;
+  const ip = clientIp(request.headers, env.TRUST_PROXY);
+  refuseOutsideAllowlist(key, ip);
+  refuseWithoutScope(key, route);
 
   trace.rate = await countRequest(key);
   if (trace.rate && !trace.rate.allowed) {
@@ -192,7 +232,7 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
         : {}),
     });
   }
-  await recordKeyUse(key, clientIp(request.headers, env.TRUST_PROXY)).catch((error: unknown) =>
+  await recordKeyUse(key, ip).catch((error: unknown) =>
     log.warn("api.last_used_not_recorded", { key_id: key.publicId, error: String((error as Error)?.message) }),
   );
 
@@ -205,6 +245,7 @@ const BENCH_KEY: VerifiedKey = {
   userId: "bench",
   environment: "dev",
   lastUsedAt: null,
+  restrictions: UNRESTRICTED,
 };
 
 async function runHandler(

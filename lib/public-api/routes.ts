@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { errorCodes as ERROR_ORDER, type ErrorCode } from "../errors/catalog";
 import { createAppGenerationRequestSchema, createGenerationRequestSchema } from "./generation-schemas";
 import { chatCompletionRequestSchema, generateContentRequestSchema, messagesRequestSchema } from "./model-schemas";
+import type { Scope } from "./scopes";
 import { appListSchema, appSchema, listQuerySchema, mediaModelListSchema, modelListSchema } from "./schemas";
 
 export type HttpMethod = "GET" | "POST";
@@ -20,6 +21,8 @@ export interface PublicRoute {
   /** Path shape as the seed writes it, with [param] segments. */
   path: string;
   summary: string;
+  /** What a key must hold to call this route (lib/public-api/scopes.ts); the gate, the docs and OpenAPI read it here. */
+  scope: Scope;
   /** The body a POST takes: JSON (1 MiB by default) or a multipart upload (20 MiB). */
   body?: BodyKind;
   /** Query parameters, validated before the handler runs. */
@@ -39,6 +42,7 @@ export const PUBLIC_API_PREFIXES = ["/api/v1", "/api/v1beta"] as const;
 export const publicRoutes = [
   {
     name: "list_media_models",
+    scope: "catalog:read",
     method: "GET",
     path: "/api/v1/media_models",
     summary: "List the media models.",
@@ -47,6 +51,7 @@ export const publicRoutes = [
   },
   {
     name: "list_apps",
+    scope: "catalog:read",
     method: "GET",
     path: "/api/v1/apps",
     summary: "List the apps.",
@@ -55,6 +60,7 @@ export const publicRoutes = [
   },
   {
     name: "get_app",
+    scope: "catalog:read",
     method: "GET",
     path: "/api/v1/apps/[app]",
     summary: "Read one app.",
@@ -63,6 +69,7 @@ export const publicRoutes = [
   },
   {
     name: "list_models",
+    scope: "catalog:read",
     method: "GET",
     path: "/api/v1/models",
     summary: "List the text models.",
@@ -71,6 +78,7 @@ export const publicRoutes = [
   },
   {
     name: "create_chat_completion",
+    scope: "models:invoke",
     method: "POST",
     path: "/api/v1/chat/completions",
     summary: "Create a chat completion.",
@@ -79,6 +87,7 @@ export const publicRoutes = [
   },
   {
     name: "create_message",
+    scope: "models:invoke",
     method: "POST",
     path: "/api/v1/messages",
     summary: "Create a message.",
@@ -87,6 +96,7 @@ export const publicRoutes = [
   },
   {
     name: "generate_content",
+    scope: "models:invoke",
     method: "POST",
     path: "/api/v1beta/models/[model]:generateContent",
     summary: "Generate content in one response.",
@@ -95,6 +105,7 @@ export const publicRoutes = [
   },
   {
     name: "stream_generate_content",
+    scope: "models:invoke",
     method: "POST",
     path: "/api/v1beta/models/[model]:streamGenerateContent",
     summary: "Generate content as a stream.",
@@ -104,6 +115,7 @@ export const publicRoutes = [
   },
   {
     name: "upload_file",
+    scope: "files:write",
     method: "POST",
     path: "/api/v1/files",
     summary: "Upload a file.",
@@ -112,6 +124,7 @@ export const publicRoutes = [
   },
   {
     name: "create_generation",
+    scope: "generations:write",
     method: "POST",
     path: "/api/v1/generations",
     summary: "Create a generation.",
@@ -121,6 +134,7 @@ export const publicRoutes = [
   },
   {
     name: "get_generation",
+    scope: "generations:read",
     method: "GET",
     path: "/api/v1/generations/[id]",
     summary: "Read a generation.",
@@ -128,6 +142,7 @@ export const publicRoutes = [
   },
   {
     name: "create_app_generation",
+    scope: "generations:write",
     method: "POST",
     path: "/api/v1/apps/[app]/generations",
     summary: "Create a generation with an app.",
@@ -137,6 +152,7 @@ export const publicRoutes = [
   },
   {
     name: "get_app_generation",
+    scope: "generations:read",
     method: "GET",
     path: "/api/v1/apps/[app]/generations/[id]",
     summary: "Read a generation of an app.",
@@ -165,6 +181,8 @@ export function routeErrors(route: PublicRoute): ErrorCode[] {
     "invalid_api_key",
     "revoked_api_key",
     "expired_api_key",
+    "ip_not_allowed",
+    "insufficient_scope",
     "method_not_allowed",
     "rate_limited",
     "internal_error",

@@ -1,0 +1,54 @@
+import { parseStoredScopes, serializeScopes, type KeyScopes } from "../public-api/scopes";
+import { displayEntry, parseStoredAllowlist, serializeAllowlist } from "./ip-allowlist";
+
+// What a key may do beyond being valid: its scopes, the addresses it may be
+// used from, and its own rate limit. One shape for the forms, the CLI, the
+// lifecycle, the gate and the audit log; the columns' encoding stays here.
+
+export interface KeyRestrictions {
+  scopes: KeyScopes;
+  /** Canonical CIDR ranges (lib/keys/ip-allowlist.ts); null for any address. */
+  allowedIps: string[] | null;
+  /** Requests per minute; null for the environment's default. */
+  rateLimit: number | null;
+}
+
+export const UNRESTRICTED: KeyRestrictions = { scopes: "all", allowedIps: null, rateLimit: null };
+
+/** The columns of an ApiKey row that hold its restrictions. */
+export interface StoredRestrictions {
+  scopes: string;
+  allowedIps: string | null;
+  rateLimit: number | null;
+}
+
+export const restrictionsSelect = { scopes: true, allowedIps: true, rateLimit: true } as const;
+
+export function toStoredRestrictions(restrictions: KeyRestrictions): StoredRestrictions {
+  return {
+    scopes: serializeScopes(restrictions.scopes),
+    allowedIps: serializeAllowlist(restrictions.allowedIps),
+    rateLimit: restrictions.rateLimit,
+  };
+}
+
+export function fromStoredRestrictions(row: StoredRestrictions): KeyRestrictions {
+  return {
+    scopes: parseStoredScopes(row.scopes),
+    allowedIps: parseStoredAllowlist(row.allowedIps),
+    rateLimit: row.rateLimit,
+  };
+}
+
+/** For the audit log and the CLI: plain JSON a person can read, before and after a change. */
+export function describeRestrictions(restrictions: KeyRestrictions) {
+  return {
+    scopes: restrictions.scopes === "all" ? "all" : [...restrictions.scopes],
+    allowed_ips: restrictions.allowedIps?.map(displayEntry) ?? "any",
+    rate_limit_per_minute: restrictions.rateLimit ?? "default",
+  };
+}
+
+export function sameRestrictions(a: KeyRestrictions, b: KeyRestrictions): boolean {
+  return JSON.stringify(toStoredRestrictions(a)) === JSON.stringify(toStoredRestrictions(b));
+}
