@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { KeyDialogsProvider } from "@/components/keys/key-dialogs";
 import { optionalSession } from "@/lib/auth/guard";
+import { restrictionOptions } from "@/lib/keys/restriction-options";
 
 const nav = [
   { title: "API keys", href: "/dashboard" },
@@ -40,7 +41,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </header>
       {/* The key dialogs sit here, above every page of the dashboard, so a new
           secret outlives any change of the page under it. */}
-      <KeyDialogsProvider>
+      <KeyDialogsProvider options={restrictionOptions()}>
         <main id="main" className="mx-auto max-w-5xl px-4 py-8">
           {children}
         </main>

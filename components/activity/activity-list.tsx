@@ -15,6 +15,7 @@ const ACTION_TEXT: Record<string, string> = {
   "key.rotated": "Key rotated",
   "key.revoked": "Key revoked",
   "key.leaked": "Key reported leaked",
+  "key.restricted": "Key access changed",
   "auth.sign_in": "Signed in",
   "auth.sessions_ended": "Sessions ended",
   "auth.account_created": "Account created by an operator",
@@ -53,11 +54,42 @@ function Details({ entry }: { entry: ActivityEntry }) {
       return d.reason ? <>Reason: {String(d.reason)}</> : null;
     case "key.leaked":
       return d.replacement ? <>Revoked at once; replacement {keyLink(d.replacement)}</> : <>Revoked at once</>;
+    case "key.restricted":
+      return <AccessChange before={d.before} after={d.after} />;
     case "auth.sessions_ended":
       return <>{d.count === 1 ? "1 session" : `${String(d.count)} sessions`} ended from this device</>;
     default:
       return null;
   }
+}
+
+const ACCESS_PARTS = [
+  ["scopes", "Scopes"],
+  ["allowed_ips", "IP allowlist"],
+  ["rate_limit_per_minute", "Rate limit"],
+] as const;
+
+/** One audit value (describeRestrictions' JSON) as text. */
+function accessText(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? "none" : value.join(", ");
+  return String(value);
+}
+
+/** Only what changed, as "before → after", one part per line. */
+function AccessChange({ before, after }: { before: unknown; after: unknown }) {
+  const from = (before ?? {}) as Record<string, unknown>;
+  const to = (after ?? {}) as Record<string, unknown>;
+  const changed = ACCESS_PARTS.filter(([name]) => accessText(from[name]) !== accessText(to[name]));
+  return (
+    <>
+      {changed.map(([name, text], index) => (
+        <span key={name}>
+          {index > 0 && "; "}
+          {text}: {accessText(from[name])} → {accessText(to[name])}
+        </span>
+      ))}
+    </>
+  );
 }
 
 export function ActivityList({ entries, now = new Date() }: { entries: ActivityEntry[]; now?: Date }) {

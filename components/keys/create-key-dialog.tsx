@@ -8,6 +8,10 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { createKeyAction, type KeyActionData } from "@/lib/keys/actions";
+import type { KeyEnvironment } from "@/lib/keys/format";
+import type { RestrictionOptions } from "@/lib/keys/restriction-options";
+import { UNRESTRICTED } from "@/lib/keys/restrictions";
+import { RestrictionFields } from "./restriction-fields";
 
 const ENVIRONMENT_OPTIONS = [
   ["dev", "Development"],
@@ -21,18 +25,29 @@ const EXPIRY_OPTIONS = [
   ["date", "On a date…"],
 ] as const;
 
+/** Production keys expire by default (GitHub requires expiry); development keys keep "never". */
+const DEFAULT_EXPIRY: Record<KeyEnvironment, string> = { dev: "never", prod: "90" };
+
 export function CreateKeyDialog({
+  options,
   onClose,
   onDone,
   onCloseAutoFocus,
 }: {
+  options: RestrictionOptions;
   onClose: () => void;
   onDone: (data: KeyActionData) => void;
   onCloseAutoFocus: (event: Event) => void;
 }) {
   const { pending, form, error, fieldError, value } = useActionForm(createKeyAction, { onSuccess: onDone });
-  const [expiry, setExpiry] = useState(value("expiry") ?? "never");
-  const environment = value("environment") ?? "dev";
+  const [environment, setEnvironment] = useState<KeyEnvironment>(value("environment") === "prod" ? "prod" : "dev");
+  const [expiry, setExpiry] = useState(value("expiry") ?? DEFAULT_EXPIRY[environment]);
+  // Switching environment moves the expiry to that environment's default until the user picks one.
+  const [expiryChosen, setExpiryChosen] = useState(value("expiry") !== undefined);
+  const chooseEnvironment = (next: KeyEnvironment) => {
+    setEnvironment(next);
+    if (!expiryChosen) setExpiry(DEFAULT_EXPIRY[next]);
+  };
 
   return (
     <Dialog
@@ -56,14 +71,38 @@ export function CreateKeyDialog({
           <legend className="text-sm font-medium">Environment</legend>
           {ENVIRONMENT_OPTIONS.map(([value, text]) => (
             <label key={value} className="flex min-h-8 items-center gap-2 text-sm">
-              <input type="radio" name="environment" value={value} defaultChecked={environment === value} />
+              <input
+                type="radio"
+                name="environment"
+                value={value}
+                checked={environment === value}
+                onChange={() => chooseEnvironment(value)}
+              />
               <span>
                 {text} (<code>sk_{value}_</code>)
               </span>
             </label>
           ))}
         </fieldset>
-        <Select label="Expires" name="expiry" value={expiry} onValueChange={setExpiry} options={EXPIRY_OPTIONS} />
+        <Select
+          label="Expires"
+          name="expiry"
+          value={expiry}
+          onValueChange={(next) => {
+            setExpiry(next);
+            setExpiryChosen(true);
+          }}
+          options={EXPIRY_OPTIONS}
+        />
+        {expiry === "never" && environment === "prod" && (
+          <p
+            role="note"
+            className="-mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          >
+            A production key that never expires keeps working wherever it is copied until someone revokes it. Prefer an
+            expiry and rotate before it.
+          </p>
+        )}
         {expiry === "date" && (
           <Input
             label="Expiry date (UTC)"
@@ -74,6 +113,13 @@ export function CreateKeyDialog({
             error={fieldError("expiryDate")}
           />
         )}
+        <RestrictionFields
+          initial={UNRESTRICTED}
+          environment={environment}
+          options={options}
+          value={value}
+          fieldError={fieldError}
+        />
         <DialogActions>
           <Button variant="secondary" onClick={onClose} disabled={pending}>
             Cancel

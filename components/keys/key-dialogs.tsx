@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { ToastProvider, useToast } from "@/components/ui/toast";
 import type { KeyActionData } from "@/lib/keys/actions";
+import type { RestrictionOptions } from "@/lib/keys/restriction-options";
 import type { KeyActionKind, KeyStatus } from "@/lib/keys/status";
 import { CreateKeyDialog } from "./create-key-dialog";
 import { KeyActionDialog } from "./key-action-dialog";
@@ -60,7 +61,7 @@ function pinCreatedKey(router: ReturnType<typeof useRouter>, keyId: string | nul
   router.replace(`${url.pathname}${url.search}`, { scroll: false });
 }
 
-function Dialogs({ children }: { children: ReactNode }) {
+function Dialogs({ options, children }: { options: RestrictionOptions; children: ReactNode }) {
   const router = useRouter();
   const toast = useToast();
   const [current, setCurrent] = useState<(Open & { round: number }) | null>(null);
@@ -99,6 +100,7 @@ function Dialogs({ children }: { children: ReactNode }) {
       {current?.kind === "create" && (
         <CreateKeyDialog
           key={current.round}
+          options={options}
           onClose={() => setCurrent(null)}
           onDone={(data) => done("create", data)}
           onCloseAutoFocus={afterClose}
@@ -129,10 +131,10 @@ function Dialogs({ children }: { children: ReactNode }) {
   );
 }
 
-export function KeyDialogsProvider({ children }: { children: ReactNode }) {
+export function KeyDialogsProvider({ options, children }: { options: RestrictionOptions; children: ReactNode }) {
   return (
     <ToastProvider>
-      <Dialogs>{children}</Dialogs>
+      <Dialogs options={options}>{children}</Dialogs>
     </ToastProvider>
   );
 }

@@ -6,6 +6,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import { isUsable } from "@/lib/keys/status";
 import type { KeyView } from "@/lib/keys/views";
 import { EnvironmentBadge, StatusBadge } from "./key-badges";
+import { accessSummary } from "@/lib/keys/restrictions";
 import { KeyMenu } from "./key-menu";
 
 // One row per key. On a phone the table keeps two columns (the key and its
@@ -39,6 +40,7 @@ function KeyState({ keyView, now }: { keyView: KeyView; now: Date }) {
 }
 
 function KeyRow({ keyView, now, note }: { keyView: KeyView; now: Date; note?: string | undefined }) {
+  const access = accessSummary(keyView.restrictions);
   return (
     <tr
       data-testid="key-row"
@@ -58,6 +60,11 @@ function KeyRow({ keyView, now, note }: { keyView: KeyView; now: Date; note?: st
           {keyView.label}
         </Link>
         <div className="mt-1 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{keyView.id}</div>
+        {access && (
+          <div data-testid="key-access" className="mt-1 text-xs break-words text-zinc-700 dark:text-zinc-300">
+            {access}
+          </div>
+        )}
         <div className="mt-2 flex flex-col items-start gap-2 sm:hidden">
           <EnvironmentBadge environment={keyView.environment} />
           <KeyState keyView={keyView} now={now} />

@@ -4,7 +4,8 @@ import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
 import { gracePeriodSchema } from "./grace";
 import { parseAllowlist } from "./ip-allowlist";
 import type { KeyRestrictions } from "./restrictions";
-import { READ_ONLY_SCOPES, SCOPE_NAMES, type Scope } from "../public-api/scopes";
+import { scopeField } from "./scope-field";
+import { READ_ONLY_SCOPES, SCOPE_NAMES } from "../public-api/scopes";
 
 export const labelSchema = z
   .string({ error: "Give the key a label." })
@@ -18,9 +19,6 @@ export const keyIdSchema = z.string().regex(KEY_ID_PATTERN, "That key id is not 
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_EXPIRY_DAYS = 5 * 366;
-
-/** The form field of each scope's checkbox: "scope:catalog:read". */
-export const scopeField = (scope: Scope) => `scope:${scope}`;
 
 const MAX_RATE_LIMIT = 1_000_000;
 

@@ -1,4 +1,4 @@
-import { parseStoredScopes, serializeScopes, type KeyScopes } from "../public-api/scopes";
+import { describeScopes, parseStoredScopes, serializeScopes, type KeyScopes } from "../public-api/scopes";
 import { displayEntry, parseStoredAllowlist, serializeAllowlist } from "./ip-allowlist";
 
 // What a key may do beyond being valid: its scopes, the addresses it may be
@@ -51,4 +51,18 @@ export function describeRestrictions(restrictions: KeyRestrictions) {
 
 export function sameRestrictions(a: KeyRestrictions, b: KeyRestrictions): boolean {
   return JSON.stringify(toStoredRestrictions(a)) === JSON.stringify(toStoredRestrictions(b));
+}
+
+/** One line for the key list, or null for a key with no restrictions: "Read only · 2 IP ranges · 30 per minute". */
+export function accessSummary(restrictions: KeyRestrictions): string | null {
+  const parts: string[] = [];
+  if (restrictions.scopes !== "all") parts.push(describeScopes(restrictions.scopes));
+  if (restrictions.allowedIps) {
+    const count = restrictions.allowedIps.length;
+    parts.push(
+      count === 1 ? `IP allowlist: ${displayEntry(restrictions.allowedIps[0]!)}` : `IP allowlist: ${count} ranges`,
+    );
+  }
+  if (restrictions.rateLimit !== null) parts.push(`${restrictions.rateLimit} per minute`);
+  return parts.length > 0 ? parts.join(" · ") : null;
 }

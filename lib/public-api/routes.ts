@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { errorCodes as ERROR_ORDER, type ErrorCode } from "../errors/catalog";
 import { createAppGenerationRequestSchema, createGenerationRequestSchema } from "./generation-schemas";
 import { chatCompletionRequestSchema, generateContentRequestSchema, messagesRequestSchema } from "./model-schemas";
-import type { Scope } from "./scopes";
+import { SCOPE_NAMES, type Scope } from "./scopes";
 import { appListSchema, appSchema, listQuerySchema, mediaModelListSchema, modelListSchema } from "./schemas";
 
 export type HttpMethod = "GET" | "POST";
@@ -251,4 +251,11 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** Each scope's routes as "METHOD /path", in the registry's order: what a key with that scope can call. */
+export function routesByScope(): Record<Scope, string[]> {
+  const byScope = Object.fromEntries(SCOPE_NAMES.map((scope) => [scope, [] as string[]])) as Record<Scope, string[]>;
+  for (const route of publicRoutes) byScope[route.scope].push(`${route.method} ${templatePath(route.path)}`);
+  return byScope;
 }

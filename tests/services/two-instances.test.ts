@@ -2,54 +2,11 @@
 // one PostgreSQL database, and then on PostgreSQL with Redis: nothing that
 // matters lives in one process. Run by `npm run test:services`.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { createServer } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "@/lib/auth/accounts";
-import { chromium } from "@playwright/test";
+import { chromium, type Browser } from "@playwright/test";
 import { createKey } from "@/lib/keys/lifecycle";
-import { projectRoot } from "../helpers/test-database";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const children: ChildProcess[] = [];
-const secret = randomBytes(32).toString("base64url");
-
-async function startInstance(env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(projectRoot, "server.mjs")], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      ...env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      AUTH_SECRET: secret,
-      WORKER_DISABLED: "1",
-    },
-    stdio: "ignore",
-  });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return base;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`instance on ${port} did not start`);
-}
+import { freePort, requireBuild, startInstance, stopInstances } from "../helpers/production-server";
 
 async function newKey() {
   const user = await signUp(
@@ -67,13 +24,10 @@ const models = (base: string, key: string) =>
 
 let redis: ChildProcess | undefined;
 
-beforeAll(() => {
-  if (!existsSync(path.join(projectRoot, ".next", "BUILD_ID")))
-    throw new Error("Run `npx next build` first (npm test does).");
-});
+beforeAll(requireBuild);
 
 afterAll(() => {
-  for (const child of children) child.kill("SIGTERM");
+  stopInstances();
   redis?.kill("SIGKILL");
 });
 
@@ -99,28 +53,67 @@ describe.each([
       );
       env.REDIS_URL = `redis://127.0.0.1:${port}`;
     }
-    [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+    const [first, second] = await Promise.all([startInstance(env), startInstance(env)]);
+    a = first.base;
+    b = second.base;
   }, 60_000);
 
-  it("a key revoked in one instance's dashboard is refused by the other on its next call", async () => {
+  /** Signs up on instance a in Chromium and creates a key there; answers the page and the key's secret. */
+  async function keyFromDashboard(browser: Browser, label: string) {
+    const page = await browser.newPage({ baseURL: a });
+    await page.goto("/sign-up");
+    await page.getByLabel("Email").fill(`two-${Date.now()}-${Math.random()}-${withRedis ? "r" : "p"}@example.com`);
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("dialog").getByLabel("Label").fill(label);
+    await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
+    const reveal = page.getByRole("alertdialog");
+    const apiKey = await reveal.getByTestId("new-secret").inputValue();
+    await reveal.getByLabel("I have saved this key").check();
+    await reveal.getByRole("button", { name: "Done" }).click();
+    return { page, apiKey };
+  }
+
+  const withBrowser = async (work: (browser: Browser) => Promise<void>) => {
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"],
     });
     try {
-      const page = await browser.newPage({ baseURL: a });
-      await page.goto("/sign-up");
-      await page.getByLabel("Email").fill(`two-${Date.now()}-${withRedis ? "r" : "p"}@example.com`);
-      await page.getByLabel("Password").fill("a long enough password");
-      await page.getByRole("button", { name: "Create account" }).click();
-      await page.waitForURL(/\/dashboard$/);
-      await page.getByRole("button", { name: "Create key" }).click();
-      await page.getByRole("dialog").getByLabel("Label").fill("across instances");
-      await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
-      const reveal = page.getByRole("alertdialog");
-      const apiKey = await reveal.getByTestId("new-secret").inputValue();
-      await reveal.getByLabel("I have saved this key").check();
-      await reveal.getByRole("button", { name: "Done" }).click();
+      await work(browser);
+    } finally {
+      await browser.close();
+    }
+  };
+
+  it("a key made read-only on one instance's key page is refused a write by the other on its next call", () =>
+    withBrowser(async (browser) => {
+      const { page, apiKey } = await keyFromDashboard(browser, "scoped across instances");
+      const chat = () =>
+        fetch(`${b}/api/v1/chat/completions`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "keyport-sandbox-mini", messages: [{ role: "user", content: "Hi" }] }),
+        });
+      expect((await chat()).status).toBe(200);
+
+      await page.getByRole("link", { name: "scoped across instances" }).click();
+      await page.getByRole("button", { name: "Edit access of “scoped across instances”" }).click();
+      await page.getByRole("radio", { name: /Read only/ }).check();
+      await page.getByRole("button", { name: "Save access" }).click();
+      await page.getByTestId("toast").filter({ hasText: "Saved what" }).waitFor();
+
+      const refused = await chat();
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("insufficient_scope");
+      expect((await models(b, apiKey)).status).toBe(200);
+    }));
+
+  it("a key revoked in one instance's dashboard is refused by the other on its next call", () =>
+    withBrowser(async (browser) => {
+      const { page, apiKey } = await keyFromDashboard(browser, "across instances");
       expect((await models(b, apiKey)).status).toBe(200);
 
       await page.getByRole("button", { name: "Actions for “across instances”" }).click();
@@ -131,10 +124,7 @@ describe.each([
       const response = await models(b, apiKey);
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("revoked_api_key");
-    } finally {
-      await browser.close();
-    }
-  });
+    }));
 
   it("the rate limit counts the requests sent to both", async () => {
     const { secret: apiKey } = await newKey();

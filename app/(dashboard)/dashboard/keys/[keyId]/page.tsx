@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActivityList } from "@/components/activity/activity-list";
+import { KeyAccess } from "@/components/keys/key-access";
 import { KeyActionButtons } from "@/components/keys/key-buttons";
 import { EnvironmentBadge, StatusBadge } from "@/components/keys/key-badges";
 import { KeyFacts } from "@/components/keys/key-facts";
@@ -9,14 +10,15 @@ import { RenameKey } from "@/components/keys/rename-key";
 import { requirePageSession } from "@/lib/auth/guard";
 import { keyIdSchema } from "@/lib/keys/key.schema";
 import { getKey, listActivity } from "@/lib/keys/queries";
+import { restrictionOptions } from "@/lib/keys/restriction-options";
 import { isUsable } from "@/lib/keys/status";
 
 export const metadata: Metadata = { title: "API key" };
 
 const RECENT_ACTIVITY = 10;
 
-// GET /dashboard/keys/[keyId]: one key, its rotation chain and its activity.
-// Usage and permissions get their own sections here as they arrive.
+// GET /dashboard/keys/[keyId]: one key, what it may do, its rotation chain and
+// its activity. Usage gets its own section here when it arrives.
 export default async function KeyPage({ params }: { params: Promise<{ keyId: string }> }) {
   const { keyId } = await params;
   const session = await requirePageSession(`/dashboard/keys/${encodeURIComponent(keyId)}`);
@@ -73,6 +75,19 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
               <dd>{key.successor ? <KeyLinkText link={key.successor} /> : "Not rotated."}</dd>
             </div>
           </dl>
+        </section>
+        <section aria-labelledby="access-heading" className="lg:col-span-2">
+          <h2 id="access-heading" className="text-lg font-semibold">
+            Access
+          </h2>
+          <KeyAccess
+            keyId={key.id}
+            label={key.label}
+            environment={key.environment}
+            restrictions={key.restrictions}
+            options={restrictionOptions()}
+            editable={isUsable(key.status)}
+          />
         </section>
       </div>
 

@@ -1,0 +1,21 @@
+import "server-only";
+import { getEnv } from "../env";
+import { rateLimits } from "../env-schema";
+import { routesByScope } from "../public-api/routes";
+import type { Scope } from "../public-api/scopes";
+import type { KeyEnvironment } from "./format";
+
+/** What the restriction forms show beside their fields, worked out on the server (no registry in the browser). */
+export interface RestrictionOptions {
+  routesByScope: Record<Scope, string[]>;
+  /** The environment's per-key limit: the most a user may set, and what an empty field means. */
+  defaultRateLimits: Record<KeyEnvironment, number>;
+}
+
+export function restrictionOptions(): RestrictionOptions {
+  const env = getEnv();
+  return {
+    routesByScope: routesByScope(),
+    defaultRateLimits: { dev: rateLimits(env, "dev").perKey, prod: rateLimits(env, "prod").perKey },
+  };
+}
