@@ -1,9 +1,13 @@
 // The operator CLI, run as a process the way an operator runs it.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import { rateLimits } from "@/lib/env-schema";
+import { KeyActionError } from "@/lib/keys/errors";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
+import { createKey } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { projectRoot } from "../helpers/test-database";
 
@@ -25,6 +29,20 @@ function admin(args: string[], stdin = ""): Promise<{ code: number | null; stdou
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
   });
+}
+
+/** The same entry point without a process, for the many small cases. */
+async function adminInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { runAdmin } = await import("@/lib/admin/cli");
+  const { PassThrough } = await import("node:stream");
+  const [stdin, stdout, stderr] = [new PassThrough(), new PassThrough(), new PassThrough()];
+  stdin.end();
+  let out = "";
+  let err = "";
+  stdout.on("data", (chunk) => (out += chunk));
+  stderr.on("data", (chunk) => (err += chunk));
+  const code = await runAdmin(args, { stdin, stdout, stderr });
+  return { code, stdout: out, stderr: err };
 }
 
 const email = `operator-${Date.now()}@example.com`;
@@ -128,5 +146,201 @@ describe("npm run admin", () => {
     expect(unknownUser.stderr).toMatch(/No user with the email nobody@example.com/);
     expect((await admin(["key:revoke", "--id", "key_0000000000000000"])).code).toBe(1);
     expect((await admin(["key:revoke", "--stdin"], "sk_dev_not-a-real-key\n")).code).toBe(1);
+  });
+});
+
+describe("npm run admin: key restrictions", () => {
+  const owner = `restricted-${Date.now()}@example.com`;
+  const keyRow = (label: string) => db.apiKey.findFirstOrThrow({ where: { label, user: { email: owner } } });
+  const auditDetails = async (keyId: string, action: string) => {
+    const events = await db.auditEvent.findMany({ where: { keyId, action }, orderBy: { createdAt: "asc" } });
+    return events.map((event) => ({ userAgent: event.userAgent, details: JSON.parse(event.details!) as unknown }));
+  };
+  const create = (label: string, ...flags: string[]) =>
+    admin(["key:create", "--email", owner, "--env", "dev", "--label", label, ...flags]);
+
+  beforeAll(async () => {
+    expect((await admin(["user:create", "--email", owner], "a long enough password\n")).code).toBe(0);
+  });
+
+  it("key:create stores the scopes, allowlist and rate limit given, and audits them", async () => {
+    const created = await create(
+      "reader",
+      "--scopes",
+      "models:invoke,catalog:read",
+      "--allow-ip",
+      "203.0.113.0/24,2001:db8::/32,198.51.100.7",
+      "--rate-limit",
+      "30",
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout.trim()).toMatch(API_KEY_PATTERN);
+    const row = await keyRow("reader");
+    // Scopes in the catalog's order; a single address stored as its /32.
+    expect(row).toMatchObject({
+      scopes: "catalog:read models:invoke",
+      allowedIps: "203.0.113.0/24 2001:db8::/32 198.51.100.7/32",
+      rateLimit: 30,
+    });
+    expect(await auditDetails(row.publicId, "key.created")).toEqual([
+      {
+        userAgent: "keyport-admin-cli",
+        details: {
+          environment: "dev",
+          label: "reader",
+          scopes: ["catalog:read", "models:invoke"],
+          allowed_ips: ["203.0.113.0/24", "2001:db8::/32", "198.51.100.7"],
+          rate_limit_per_minute: 30,
+        },
+      },
+    ]);
+
+    expect((await create("read only", "--scopes", "read-only")).code).toBe(0);
+    expect(await keyRow("read only")).toMatchObject({
+      scopes: "catalog:read generations:read",
+      allowedIps: null,
+      rateLimit: null,
+    });
+    expect((await create("everything", "--scopes", "all", "--allow-ip", "none")).code).toBe(0);
+    expect(await keyRow("everything")).toMatchObject({ scopes: "all", allowedIps: null, rateLimit: null });
+  });
+
+  it("lets the operator set a rate limit above the environment's default, which the dashboard cannot", async () => {
+    const above = rateLimits(getEnv(), "dev").perKey + 1;
+    const user = await db.user.findUniqueOrThrow({ where: { email: owner } });
+    const restrictions = { scopes: "all", allowedIps: null, rateLimit: above } as const;
+    const dashboard = createKey(
+      { userId: user.id, ip: null, userAgent: "test" },
+      {
+        label: "too fast",
+        environment: "dev",
+        expiresAt: null,
+        restrictions,
+      },
+    );
+    await expect(dashboard).rejects.toBeInstanceOf(KeyActionError);
+
+    const created = await create("fast lane", "--rate-limit", String(above));
+    expect(created.code, created.stderr).toBe(0);
+    expect((await keyRow("fast lane")).rateLimit).toBe(above);
+    const updated = await admin([
+      "key:update",
+      "--id",
+      (await keyRow("read only")).publicId,
+      "--rate-limit",
+      String(above),
+    ]);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect((await keyRow("read only")).rateLimit).toBe(above);
+  });
+
+  it("key:update changes only what is given, keeps the rest, and audits before and after", async () => {
+    expect(
+      (await create("to restrict", "--scopes", "read-only", "--allow-ip", "203.0.113.0/24", "--rate-limit", "30")).code,
+    ).toBe(0);
+    const { publicId } = await keyRow("to restrict");
+
+    const scoped = await admin(["key:update", "--id", publicId, "--scopes", "models:invoke"]);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    const afterScopes = { scopes: ["models:invoke"], allowed_ips: ["203.0.113.0/24"], rate_limit_per_minute: 30 };
+    expect(JSON.parse(scoped.stdout)).toEqual({ id: publicId, restrictions: afterScopes });
+    expect(await keyRow("to restrict")).toMatchObject({
+      scopes: "models:invoke",
+      allowedIps: "203.0.113.0/24",
+      rateLimit: 30,
+    });
+
+    const cleared = await admin(["key:update", "--id", publicId, "--allow-ip", "none", "--rate-limit", "default"]);
+    expect(cleared.code, cleared.stderr).toBe(0);
+    const afterClear = { scopes: ["models:invoke"], allowed_ips: "any", rate_limit_per_minute: "default" };
+    expect(JSON.parse(cleared.stdout)).toEqual({ id: publicId, restrictions: afterClear });
+    expect(await keyRow("to restrict")).toMatchObject({ scopes: "models:invoke", allowedIps: null, rateLimit: null });
+
+    // Asking for what the key already has is refused, and leaves no activity row.
+    const same = await admin(["key:update", "--id", publicId, "--scopes", "models:invoke"]);
+    expect(same).toMatchObject({ code: 1, stdout: "" });
+    expect(same.stderr).toMatch(/Nothing changed/);
+
+    expect(await auditDetails(publicId, "key.restricted")).toEqual([
+      {
+        userAgent: "keyport-admin-cli",
+        details: {
+          before: {
+            scopes: ["catalog:read", "generations:read"],
+            allowed_ips: ["203.0.113.0/24"],
+            rate_limit_per_minute: 30,
+          },
+          after: afterScopes,
+        },
+      },
+      { userAgent: "keyport-admin-cli", details: { before: afterScopes, after: afterClear } },
+    ]);
+  });
+
+  it("refuses unknown scopes, bad IP entries and bad rate limits with exit 2, and changes nothing", async () => {
+    expect((await create("untouched", "--scopes", "read-only", "--allow-ip", "198.51.100.0/24")).code).toBe(0);
+    const before = await keyRow("untouched");
+    const user = await db.user.findUniqueOrThrow({ where: { email: owner } });
+    const auditCount = await db.auditEvent.count({ where: { userId: user.id } });
+    const cases: [string[], RegExp][] = [
+      [
+        ["--scopes", "catalog:write"],
+        /--scopes: “catalog:write” is not a scope; use all, read-only or a comma-separated list of: catalog:read, models:invoke/,
+      ],
+      [["--scopes", "catalog:read,all"], /--scopes: “all” is not a scope/],
+      [["--scopes", ""], /--scopes: the list is empty/],
+      [["--scopes", " , "], /--scopes: the list is empty/],
+      [["--allow-ip", "10.0.0.300"], /--allow-ip: “10\.0\.0\.300” is not an IPv4 or IPv6 address or CIDR range/],
+      [
+        ["--allow-ip", "10.0.0.1/24"],
+        /--allow-ip: “10\.0\.0\.1\/24” has bits set after the prefix: did you mean 10\.0\.0\.0\/24\?/,
+      ],
+      [["--allow-ip", "203.0.113.7,not-an-ip"], /--allow-ip: “not-an-ip” is not an IPv4 or IPv6 address/],
+      [["--allow-ip", ""], /--allow-ip: the list is empty/],
+      [["--rate-limit", "0"], /--rate-limit: “0” is not a whole number from 1 to 1000000/],
+      [["--rate-limit", "1000001"], /--rate-limit: “1000001” is not a whole number from 1 to 1000000/],
+      [["--rate-limit", "2.5"], /--rate-limit: “2\.5” is not a whole number/],
+      [["--rate-limit", "fast"], /--rate-limit: “fast” is not a whole number/],
+    ];
+    const runs = cases.flatMap(([flags, message]) => [
+      { args: ["key:update", "--id", before.publicId, ...flags], message },
+      { args: ["key:create", "--email", owner, "--env", "dev", "--label", "refused", ...flags], message },
+    ]);
+    runs.push({
+      args: ["key:update", "--id", before.publicId],
+      message: /give at least one of --scopes, --allow-ip, --rate-limit/,
+    });
+    // Through runAdmin in this process (a tsx process per case is slow); the first two as the operator runs them.
+    for (const [i, { args, message }] of runs.entries()) {
+      const result = i < 2 ? await admin(args) : await adminInProcess(args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stdout, args.join(" ")).toBe("");
+      expect(result.stderr, args.join(" ")).toMatch(message);
+      expect(result.stderr).toMatch(/usage: npm run -s admin/);
+    }
+    expect(await keyRow("untouched")).toEqual(before);
+    expect(await db.apiKey.count({ where: { label: "refused" } })).toBe(0);
+    expect(await db.auditEvent.count({ where: { userId: user.id } })).toBe(auditCount);
+  });
+
+  it("key:list shows each key's scopes, allowlist and rate limit", async () => {
+    expect(
+      (await create("listed", "--scopes", "files:write", "--allow-ip", "2001:db8::1", "--rate-limit", "7")).code,
+    ).toBe(0);
+    expect((await create("listed open")).code).toBe(0);
+    const listed = await admin(["key:list", "--email", owner]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const keys = JSON.parse(listed.stdout) as { label: string; restrictions: unknown }[];
+    const restrictionsOf = (label: string) => keys.find((key) => key.label === label)?.restrictions;
+    expect(restrictionsOf("listed")).toEqual({
+      scopes: ["files:write"],
+      allowed_ips: ["2001:db8::1"],
+      rate_limit_per_minute: 7,
+    });
+    expect(restrictionsOf("listed open")).toEqual({
+      scopes: "all",
+      allowed_ips: "any",
+      rate_limit_per_minute: "default",
+    });
   });
 });

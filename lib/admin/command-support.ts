@@ -1,0 +1,65 @@
+import "server-only";
+import { parseArgs } from "node:util";
+import type { Readable, Writable } from "node:stream";
+import type { z } from "zod";
+import type { Actor } from "../audit";
+import { db } from "../db";
+
+// What every operator command shares: its flags, its streams, its two ways to
+// fail and the actor its changes are audited as.
+
+export interface Io {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+/** Bad arguments: exit 2 with the usage. */
+export class UsageError extends Error {}
+/** An unknown user or key: exit 1. */
+export class NotFoundError extends Error {}
+
+/** Every change the CLI makes is audited as the key's owner, marked as the operator's. */
+export const OPERATOR = (userId: string): Actor => ({ userId, ip: null, userAgent: "keyport-admin-cli" });
+
+/** One set of flags for every command; strict, so a misspelt flag is a usage error rather than ignored. */
+export function parseFlags(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    options: {
+      email: { type: "string" },
+      env: { type: "string" },
+      label: { type: "string" },
+      "expires-in-days": { type: "string" },
+      scopes: { type: "string" },
+      "allow-ip": { type: "string" },
+      "rate-limit": { type: "string" },
+      id: { type: "string" },
+      stdin: { type: "boolean" },
+    },
+  }).values;
+}
+
+export type Flags = ReturnType<typeof parseFlags>;
+
+export async function readLine(stdin: Readable): Promise<string> {
+  let data = "";
+  for await (const chunk of stdin) {
+    data += String(chunk);
+    if (data.includes("\n")) break;
+  }
+  return data.split(/\r?\n/)[0] ?? "";
+}
+
+export function required<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--${flag}: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  return parsed.data;
+}
+
+export async function userByEmail(email: string) {
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
+  if (!user) throw new NotFoundError(`No user with the email ${email}.`);
+  return user;
+}

@@ -1,0 +1,98 @@
+import "server-only";
+import { z } from "zod";
+import { emailSchema } from "../auth/credentials.schema";
+import { db } from "../db";
+import { keyDigest } from "../keys/digest";
+import { KEY_ENVIRONMENTS } from "../keys/format";
+import { keyIdSchema, labelSchema } from "../keys/key.schema";
+import { createKey, revokeKey, updateRestrictions } from "../keys/lifecycle";
+import { listKeys } from "../keys/queries";
+import { describeRestrictions, fromStoredRestrictions, restrictionsSelect, UNRESTRICTED } from "../keys/restrictions";
+import type { KeyView } from "../keys/views";
+import {
+  NotFoundError,
+  OPERATOR,
+  readLine,
+  required,
+  UsageError,
+  userByEmail,
+  type Flags,
+  type Io,
+} from "./command-support";
+import { restrictionFlags } from "./restriction-flags";
+
+// The key commands. Each returns what the CLI prints; lib/keys/lifecycle.ts
+// checks ownership and writes the audit row, as it does for the dashboard.
+
+/** The operator may give a key a limit above its environment's default; the dashboard may not. */
+const OPERATOR_POLICY = { allowAboveDefaultLimit: true } as const;
+
+/** A key as the CLI prints it: its restrictions in the audit log's readable form. */
+const printable = (key: KeyView) => ({ ...key, restrictions: describeRestrictions(key.restrictions) });
+
+/** key:create: prints only the new secret, so `$(npm run -s admin -- key:create ...)` captures it. */
+export async function createKeyCommand(flags: Flags): Promise<string> {
+  const email = required(emailSchema, flags.email, "email");
+  const environment = required(z.enum(KEY_ENVIRONMENTS), flags.env, "env");
+  const label = required(labelSchema, flags.label, "label");
+  const days =
+    flags["expires-in-days"] === undefined
+      ? undefined
+      : required(z.coerce.number().int().min(1).max(1830), flags["expires-in-days"], "expires-in-days");
+  const restrictions = { ...UNRESTRICTED, ...restrictionFlags(flags) };
+  const user = await userByEmail(email);
+  const { secret } = await createKey(
+    OPERATOR(user.id),
+    { label, environment, expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null, restrictions },
+    new Date(),
+    OPERATOR_POLICY,
+  );
+  return secret;
+}
+
+export async function listKeysCommand(flags: Flags) {
+  const user = await userByEmail(required(emailSchema, flags.email, "email"));
+  const keys = [];
+  for (let page = 1; ; page++) {
+    const result = await listKeys(user.id, { page });
+    keys.push(...result.items.map(printable));
+    if (page >= result.pageCount) break;
+  }
+  return keys;
+}
+
+/** key:update: changes only the restrictions given; the others stay as the key has them. */
+export async function updateKeyCommand(flags: Flags) {
+  const id = required(keyIdSchema, flags.id, "id");
+  const changes = restrictionFlags(flags);
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError("key:update: give at least one of --scopes, --allow-ip, --rate-limit.");
+  }
+  const key = await db.apiKey.findUnique({ where: { publicId: id }, select: { userId: true, ...restrictionsSelect } });
+  if (!key) throw new NotFoundError(`No key with the id ${id}.`);
+  const restrictions = { ...fromStoredRestrictions(key), ...changes };
+  const updated = await updateRestrictions(OPERATOR(key.userId), id, restrictions, OPERATOR_POLICY);
+  return { id: updated.id, restrictions: describeRestrictions(updated.restrictions) };
+}
+
+export async function revokeKeyCommand(flags: Flags, io: Io) {
+  if (flags.stdin) {
+    const secret = (await readLine(io.stdin)).trim();
+    const key = await db.apiKey.findUnique({
+      where: { digest: keyDigest(secret) },
+      select: { publicId: true, userId: true, revokedAt: true, user: { select: { email: true } } },
+    });
+    if (!key) throw new NotFoundError("No key matches that secret.");
+    if (!key.revokedAt) await revokeKey(OPERATOR(key.userId), key.publicId, "revoked by an operator (break-glass)");
+    return {
+      id: key.publicId,
+      owner: { id: key.userId, email: key.user.email },
+      alreadyRevoked: Boolean(key.revokedAt),
+    };
+  }
+  const id = required(keyIdSchema, flags.id, "id");
+  const key = await db.apiKey.findUnique({ where: { publicId: id }, select: { userId: true } });
+  if (!key) throw new NotFoundError(`No key with the id ${id}.`);
+  const revoked = await revokeKey(OPERATOR(key.userId), id, "revoked by an operator");
+  return { id: revoked.id, status: revoked.status };
+}
