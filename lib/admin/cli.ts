@@ -5,7 +5,7 @@ import { db } from "../db";
 import { KeyActionError } from "../keys/errors";
 import { SCOPE_NAMES } from "../public-api/scopes";
 import { NotFoundError, parseFlags, readLine, required, UsageError, type Flags, type Io } from "./command-support";
-import { MAX_RATE_LIMIT } from "./restriction-flags";
+import { MAX_RATE_LIMIT } from "../keys/restrictions";
 import { createKeyCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]

@@ -1,14 +1,11 @@
 import { parseAllowlist } from "../keys/ip-allowlist";
-import type { KeyRestrictions } from "../keys/restrictions";
+import { MAX_RATE_LIMIT, type KeyRestrictions } from "../keys/restrictions";
 import { isScope, normalizeScopes, READ_ONLY_SCOPES, SCOPE_NAMES, type KeyScopes } from "../public-api/scopes";
 import { UsageError, type Flags } from "./command-support";
 
 // The restriction flags of key:create and key:update. Each refusal names its
 // flag and says what would be accepted, since the operator has no form to
 // show the choices.
-
-/** The same bound as the dashboard's field (lib/keys/key.schema.ts) and the env's defaults. */
-export const MAX_RATE_LIMIT = 1_000_000;
 
 const SCOPE_CHOICES = `use all, read-only or a comma-separated list of: ${SCOPE_NAMES.join(", ")}`;
 

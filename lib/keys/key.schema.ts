@@ -3,7 +3,7 @@ import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
 import { gracePeriodSchema } from "./grace";
 import { parseAllowlist } from "./ip-allowlist";
-import type { KeyRestrictions } from "./restrictions";
+import { MAX_RATE_LIMIT, type KeyRestrictions } from "./restrictions";
 import { scopeField } from "./scope-field";
 import { READ_ONLY_SCOPES, SCOPE_NAMES } from "../public-api/scopes";
 
@@ -19,8 +19,6 @@ export const keyIdSchema = z.string().regex(KEY_ID_PATTERN, "That key id is not 
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_EXPIRY_DAYS = 5 * 366;
-
-const MAX_RATE_LIMIT = 1_000_000;
 
 /**
  * The restriction fields a form sends (create and edit): the access choice,

@@ -13,6 +13,9 @@ export interface KeyRestrictions {
   rateLimit: number | null;
 }
 
+/** The highest per-key limit anyone may set (the operator, above the environment's default). */
+export const MAX_RATE_LIMIT = 1_000_000;
+
 export const UNRESTRICTED: KeyRestrictions = { scopes: "all", allowedIps: null, rateLimit: null };
 
 /** The columns of an ApiKey row that hold its restrictions. */
