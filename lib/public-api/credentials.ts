@@ -1,5 +1,6 @@
 import { holdsKeyShapedToken } from "../auth/api-key-headers";
 import { ApiError } from "./api-error";
+import { templatePath, type PublicRoute } from "./routes";
 
 export const WWW_AUTHENTICATE = 'Bearer realm="keyport"';
 export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="keyport", error="invalid_token"';
@@ -7,6 +8,16 @@ export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="keyport", error="invalid_
 /** RFC 6750 section 3.1: the key is valid but lacks the scope this route needs. */
 export function insufficientScopeChallenge(scope: string): string {
   return `Bearer realm="keyport", error="insufficient_scope", scope="${scope}"`;
+}
+
+/** The message of 403 insufficient_scope: the scope, and the route that needs it. */
+export function insufficientScopeMessage(route: Pick<PublicRoute, "scope" | "method" | "path">): string {
+  return `This API key does not have the ${route.scope} scope, which ${route.method} ${templatePath(route.path)} needs.`;
+}
+
+/** The message of 403 ip_not_allowed: the address the gate saw, never the allowlist. */
+export function ipNotAllowedMessage(ip: string): string {
+  return `This API key cannot be used from ${ip}: the address is not in the key's IP allowlist.`;
 }
 
 export const invalidKey = (message?: string) =>

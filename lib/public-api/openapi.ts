@@ -12,13 +12,15 @@ import {
   generationSchema,
   messageSchema,
 } from "./openapi/response-schemas";
+import { securitySchemes } from "./openapi/security";
 import type { PathItem } from "./openapi/types";
 import { publicRoutes, templatePath, type PublicRoute } from "./routes";
 
 const DESCRIPTION = `Keyport's public API: ${publicRoutes.length} routes under /api/v1 and /api/v1beta.
 
 Send your API key as \`Authorization: Bearer <key>\` (recommended) or \`X-API-Key: <key>\`, never in the URL.
-Every GET route also answers HEAD. Every answer carries \`X-Request-Id\` and \`Cache-Control: no-store\`;
+Each operation needs one scope (see the bearerAuth scheme); a key may hold all of them or only some, and may be
+limited to an IP allowlist. Every GET route also answers HEAD. Every answer carries \`X-Request-Id\` and \`Cache-Control: no-store\`;
 errors share one body, \`{ "error": { type, code, message, param?, doc_url, request_id } }\`.
 
 The guides and the error reference are at /docs.`;
@@ -46,14 +48,7 @@ export function openApiDocument(baseUrl: string) {
     ],
     paths: paths(),
     components: {
-      securitySchemes: {
-        bearerAuth: {
-          type: "http",
-          scheme: "bearer",
-          description: "Recommended: `Authorization: Bearer <key>`.",
-        },
-        apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "`X-API-Key: <key>`." },
-      },
+      securitySchemes,
       schemas: {
         Error: errorSchema,
         Generation: jsonSchema(generationSchema, "output"),

@@ -7,10 +7,12 @@ import type { z } from "zod";
 import { errorCatalog, errorCodes } from "@/lib/errors/catalog";
 import type { FileObject } from "@/lib/files/store";
 import type { GenerationObject } from "@/lib/generations/objects";
+import { insufficientScopeChallenge } from "@/lib/public-api/credentials";
 import { openApiDocument } from "@/lib/public-api/openapi";
 import { fileSchema, generationSchema } from "@/lib/public-api/openapi/response-schemas";
 import type { Operation, PathItem, Reference } from "@/lib/public-api/openapi/types";
 import { publicRoutes, routeErrors, type PublicRoute } from "@/lib/public-api/routes";
+import { SCOPE_NAMES, SCOPES } from "@/lib/public-api/scopes";
 
 const BASE_URL = "https://keyport.example";
 const routes = publicRoutes as readonly PublicRoute[];
@@ -47,6 +49,30 @@ function documentedCodes(op: Operation): Array<[string, string]> {
 
 const expectedCodes = (route: PublicRoute) =>
   routeErrors(route).map((code): [string, string] => [code, String(errorCatalog[code].status)]);
+
+/** Each operation's scope as its two security requirements and x-keyport-scope say it, sorted. */
+function documentedScopes(paths: Paths): string[] {
+  return Object.values(paths)
+    .flatMap((item) => Object.values(item))
+    .map((op) => `${op.operationId} ${JSON.stringify(op.security)} ${op["x-keyport-scope"]}`)
+    .sort();
+}
+
+const expectedScopes = routes
+  .map(
+    (route) =>
+      `${route.name} ${JSON.stringify([{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }])} ${route.scope}`,
+  )
+  .sort();
+
+const stubOperation = (operationId: string): Operation => ({
+  operationId,
+  summary: "",
+  tags: [],
+  security: [],
+  "x-keyport-scope": "catalog:read",
+  responses: {},
+});
 
 function operationOf(paths: Paths, route: PublicRoute): Operation {
   const item = paths[route.path.replace(/\[([a-z]+)\]/g, "{$1}")];
@@ -95,6 +121,54 @@ describe("the OpenAPI document", () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
   });
 
+  it("asks each operation for its route's scope, in both header forms and as x-keyport-scope", () => {
+    expect(documentedScopes(served().paths as Paths)).toEqual(expectedScopes);
+  });
+
+  it("would notice an operation whose scope is not the registry's", () => {
+    const route = routes.find((r) => r.name === "create_generation")!;
+    const wrongRequirement = served().paths as Paths;
+    operationOf(wrongRequirement, route).security = [
+      { bearerAuth: ["generations:read"] },
+      { apiKeyHeader: [route.scope] },
+    ];
+    expect(documentedScopes(wrongRequirement)).not.toEqual(expectedScopes);
+
+    const oneForm = served().paths as Paths;
+    operationOf(oneForm, route).security = [{ bearerAuth: [route.scope] }];
+    expect(documentedScopes(oneForm)).not.toEqual(expectedScopes);
+
+    const wrongExtension = served().paths as Paths;
+    operationOf(wrongExtension, route)["x-keyport-scope"] = "generations:read";
+    expect(documentedScopes(wrongExtension)).not.toEqual(expectedScopes);
+  });
+
+  it("describes every scope, All and Read only in the bearer scheme", () => {
+    const { description } = served().components.securitySchemes.bearerAuth;
+    for (const scope of SCOPE_NAMES) expect(description).toContain(`\`${scope}\`: ${SCOPES[scope]}`);
+    expect(description).toMatch(/All .*Read only/s);
+    expect(description).toContain("insufficient_scope");
+    expect(served().components.securitySchemes.apiKeyHeader.description).toMatch(/same scopes/i);
+  });
+
+  it("documents both 403s on every operation, with the challenge that names the route's scope", () => {
+    const paths = served().paths as Paths;
+    for (const route of routes) {
+      const forbidden = operationOf(paths, route).responses["403"];
+      expect(Object.keys(forbidden?.content?.["application/json"]?.examples ?? {}), route.name).toEqual([
+        "ip_not_allowed",
+        "insufficient_scope",
+      ]);
+      expect(forbidden?.headers?.["WWW-Authenticate"], route.name).toMatchObject({
+        required: false,
+        example: insufficientScopeChallenge(route.scope),
+      });
+    }
+    const { responses } = served().components;
+    expect(responses.insufficient_scope?.headers).toHaveProperty("WWW-Authenticate");
+    expect(responses.ip_not_allowed?.headers).not.toHaveProperty("WWW-Authenticate");
+  });
+
   it("has exactly one operation per registry route, and nothing else", () => {
     const operations = operationsOf(served().paths);
     expect(operations).toHaveLength(13);
@@ -104,11 +178,11 @@ describe("the OpenAPI document", () => {
 
   it("would notice an extra path, an extra method or a missing route", () => {
     const extraPath = served().paths as Paths;
-    extraPath["/api/v1/extra"] = { get: { operationId: "extra", summary: "", tags: [], responses: {} } };
+    extraPath["/api/v1/extra"] = { get: stubOperation("extra") };
     expect(operationsOf(extraPath)).not.toEqual(expectedOperations);
 
     const extraMethod = served().paths as Paths;
-    extraMethod["/api/v1/models"]!.post = { operationId: "list_models", summary: "", tags: [], responses: {} };
+    extraMethod["/api/v1/models"]!.post = stubOperation("list_models");
     expect(operationsOf(extraMethod)).not.toEqual(expectedOperations);
 
     const missing = served().paths as Paths;

@@ -2,9 +2,10 @@
 // OpenAPI components, and each route's error answers grouped by status.
 import { errorCatalog, errorCodes, type ErrorCode } from "../../errors/catalog";
 import { errorBody } from "../../errors/error-response";
+import { insufficientScopeChallenge } from "../credentials";
 import { routeErrors, type PublicRoute } from "../routes";
-import { errorHeaders } from "./headers";
-import type { MediaType, ResponseObject } from "./types";
+import { errorHeaders, headerRefs } from "./headers";
+import type { HeaderObject, MediaType, ResponseObject, Reference } from "./types";
 
 const ERROR_SCHEMA_REF = { $ref: "#/components/schemas/Error" };
 const errorTypes = [...new Set(Object.values(errorCatalog).map((entry) => entry.type))];
@@ -53,9 +54,32 @@ export function errorResponseComponents(): Record<string, ResponseObject> {
   return Object.fromEntries(
     errorCodes.map((code) => {
       const { status, message } = errorCatalog[code];
-      return [code, { description: message, headers: errorHeaders(status), content: errorContent([code]) }];
+      // insufficient_scope is the one 403 with a challenge; whatever the route, it always has one.
+      const headers =
+        code === "insufficient_scope" ? headerRefs("X-Request-Id", "WWW-Authenticate") : errorHeaders(status);
+      return [code, { description: message, headers, content: errorContent([code]) }];
     }),
   );
+}
+
+/**
+ * A route's 403 shares its status between ip_not_allowed (no challenge) and
+ * insufficient_scope, whose challenge names this route's scope: described
+ * here, with the exact value as the example.
+ */
+function scopeChallenge(route: PublicRoute): HeaderObject {
+  return {
+    description: "Sent with `insufficient_scope` only: RFC 6750's challenge naming the scope this route needs.",
+    required: false,
+    schema: { type: "string" },
+    example: insufficientScopeChallenge(route.scope),
+  };
+}
+
+function routeErrorHeaders(route: PublicRoute, status: number, codes: ErrorCode[]) {
+  const headers: Record<string, Reference | HeaderObject> = errorHeaders(status);
+  if (codes.includes("insufficient_scope")) headers["WWW-Authenticate"] = scopeChallenge(route);
+  return headers;
 }
 
 /**
@@ -74,7 +98,7 @@ export function errorResponses(route: PublicRoute): Record<string, ResponseObjec
       String(status),
       {
         description: codes.map((code) => `- \`${code}\`: ${errorCatalog[code].message}`).join("\n"),
-        headers: errorHeaders(status),
+        headers: routeErrorHeaders(route, status, codes),
         content: errorContent(codes),
       },
     ]),

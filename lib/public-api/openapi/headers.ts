@@ -14,7 +14,8 @@ export const headerComponents = {
   "RateLimit-Reset": { description: "Seconds until the window resets.", schema: integer },
   "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: integer },
   "WWW-Authenticate": {
-    description: 'The Bearer challenge, e.g. `Bearer realm="keyport", error="invalid_token"`.',
+    description:
+      'The Bearer challenge: `Bearer realm="keyport", error="invalid_token"` for a key that is not valid; `Bearer realm="keyport", error="insufficient_scope", scope="<scope>"` for a valid key without the scope the route needs.',
     required: true,
     schema: { type: "string" },
   },

@@ -4,6 +4,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from "../generation-schemas";
 import { pathParamDescriptions, pathParamNames, routeErrors, versionOf, type PublicRoute } from "../routes";
 import { errorResponses } from "./errors";
 import { jsonSchema } from "./json-schema";
+import { operationSecurity } from "./security";
 import { successResponses } from "./success";
 import type { JsonSchema, Operation, Parameter, RequestBody } from "./types";
 
@@ -104,6 +105,8 @@ export function operation(route: PublicRoute): Operation {
     operationId: route.name,
     summary: route.summary,
     tags: [versionOf(route)],
+    security: operationSecurity(route),
+    "x-keyport-scope": route.scope,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: { ...successResponses(route), ...errorResponses(route) },
