@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th, THead } from "@/components/ui/table";
 import { displayPath, routeHref } from "@/lib/docs/nav";
+import { scopeHref } from "@/lib/docs/scope-routes";
 import { publicRoutes, versionOf, type ApiVersion, type PublicRoute } from "@/lib/public-api/routes";
 
 function RouteRow({ route }: { route: PublicRoute }) {
@@ -16,6 +17,11 @@ function RouteRow({ route }: { route: PublicRoute }) {
         </Link>
       </Td>
       <Td>{route.summary}</Td>
+      <Td>
+        <Link href={scopeHref(route.scope)}>
+          <code className="whitespace-nowrap">{route.scope}</code>
+        </Link>
+      </Td>
     </tr>
   );
 }
@@ -31,13 +37,14 @@ export function RouteTable({ grouped = false }: { grouped?: boolean }) {
           <Th>Method</Th>
           <Th>Path</Th>
           <Th>Summary</Th>
+          <Th>Scope</Th>
         </tr>
       </THead>
       {grouped ? (
         VERSIONS.map((version) => (
           <tbody key={version}>
             <tr>
-              <th scope="colgroup" colSpan={3} className="bg-zinc-50 px-3 py-2 text-left dark:bg-zinc-900">
+              <th scope="colgroup" colSpan={4} className="bg-zinc-50 px-3 py-2 text-left dark:bg-zinc-900">
                 {version}
               </th>
             </tr>

@@ -77,6 +77,13 @@ export const docsSections: DocsSection[] = [
         keywords: "rotate revoke leaked leak grace environment dev prod label expire",
       },
       {
+        title: "Restricted keys",
+        href: "/docs/restricted-keys",
+        description: "Scopes, an IP allowlist and a key's own rate limit; the 403 answers.",
+        keywords:
+          "scope scopes read only permission allowlist allow ip ipv4 ipv6 cidr proxy trust_proxy x-forwarded-for 403 insufficient_scope ip_not_allowed www-authenticate rate limit expiry cli",
+      },
+      {
         title: "Keeping keys safe",
         href: "/docs/keeping-keys-safe",
         description: "Server-side environment variables, never client-side JavaScript.",

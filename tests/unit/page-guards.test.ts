@@ -19,6 +19,7 @@ const PUBLIC_WITHOUT_GUARD = [
   "(docs)/docs/limits-and-versioning/page.tsx",
   "(docs)/docs/managing-keys/page.tsx",
   "(docs)/docs/page.tsx",
+  "(docs)/docs/restricted-keys/page.tsx",
   "(docs)/docs/routes/[route]/page.tsx",
   "(docs)/docs/routes/page.tsx",
   "(docs)/docs/search-index.json/route.ts",

@@ -108,6 +108,10 @@ export default function DocsOverviewPage() {
                 browser.
               </li>
               <li>
+                <Link href="/docs/restricted-keys">Restricted keys</Link>: give each key only the routes, addresses and
+                rate it needs.
+              </li>
+              <li>
                 <Link href="/docs/managing-keys#leaked-key-checklist">The leaked-key checklist</Link>, for the day you
                 need it.
               </li>

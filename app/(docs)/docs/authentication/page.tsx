@@ -180,6 +180,12 @@ export default function AuthenticationPage() {
                   />
                 </div>
               ))}
+              <p>
+                A valid key can still be refused with <code>403</code>: used from outside its IP allowlist (
+                <code>ip_not_allowed</code>), or on a route whose scope it does not hold (
+                <code>insufficient_scope</code>). See{" "}
+                <Link href="/docs/restricted-keys#forbidden">Restricted keys</Link>.
+              </p>
             </>
           ),
         },

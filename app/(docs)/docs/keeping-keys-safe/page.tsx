@@ -62,7 +62,7 @@ export default function KeepingKeysSafePage() {
       lead={
         <p>
           An API key is a password for your account&apos;s API use: whoever has it can make calls you pay for and read
-          what your key can read. Four habits keep it yours.
+          what your key can read. Five habits keep it yours.
         </p>
       }
       sections={[
@@ -116,6 +116,19 @@ export default function KeepingKeysSafePage() {
               keys only in production, and one key per service so you can revoke one without breaking the others. Data
               made with one environment&apos;s keys is invisible to the other&apos;s (
               <Link href="/docs/managing-keys#environments">Managing keys</Link>).
+            </p>
+          ),
+        },
+        {
+          id: "least-privilege",
+          title: "Give each key only what it needs",
+          content: (
+            <p>
+              A key that only reads the catalog should not be able to call models or create generations, and a key used
+              by one server should not work from anywhere else. Give it the scopes its integration uses (Read only, or a
+              set you choose), an IP allowlist of your servers&apos; addresses, and a rate limit that fits. If such a
+              key leaks, it is refused with 403 from any other address and on every route outside its scopes. See{" "}
+              <Link href="/docs/restricted-keys">Restricted keys</Link>.
             </p>
           ),
         },

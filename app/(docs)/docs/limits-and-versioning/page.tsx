@@ -75,6 +75,10 @@ export default function LimitsAndVersioningPage() {
                 <code>Retry-After</code> in seconds: wait that long, then retry. Spread batch work out rather than
                 retrying in a tight loop.
               </p>
+              <p>
+                A key can also have a <Link href="/docs/restricted-keys#rate-limit">lower limit of its own</Link>, so
+                one integration cannot use up the account&apos;s allowance.
+              </p>
             </>
           ),
         },

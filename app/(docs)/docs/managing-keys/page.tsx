@@ -37,9 +37,23 @@ export default function ManagingKeysPage() {
             <p>
               Label each key after what uses it (&ldquo;billing worker, eu-west&rdquo;), so the list tells you what
               breaks if you revoke it; you can rename a key at any time. A key can expire after 30 or 90 days, on a date
-              you pick, or never; an expiring key is a good default for anything temporary. You can hold up to{" "}
-              {ACTIVE_KEY_CAP} keys in use (a rotated key counts until its grace period ends); rotating and reporting a
-              leak work at the limit too.
+              you pick, or never. New production keys{" "}
+              <Link href="/docs/restricted-keys#expiry">expire after 90 days</Link> unless you choose otherwise;
+              development keys default to never. You can hold up to {ACTIVE_KEY_CAP} keys in use (a rotated key counts
+              until its grace period ends); rotating and reporting a leak work at the limit too.
+            </p>
+          ),
+        },
+        {
+          id: "restrictions",
+          title: "Restrictions",
+          content: (
+            <p>
+              A key can hold only some <Link href="/docs/restricted-keys#scopes">scopes</Link> (All, Read only, or a set
+              you choose), work only from an <Link href="/docs/restricted-keys#ip-allowlist">IP allowlist</Link>, and
+              have a <Link href="/docs/restricted-keys#rate-limit">rate limit</Link> below its environment&apos;s. Set
+              them when you create the key and change them on its page; a change holds from the next request. Give each
+              key only what its integration needs: see <Link href="/docs/restricted-keys">Restricted keys</Link>.
             </p>
           ),
         },
@@ -49,9 +63,10 @@ export default function ManagingKeysPage() {
           content: (
             <>
               <p>
-                Rotating a key creates a new one with the same label, environment and expiry, and lets the old one work
-                for a grace period you choose: none, 1 hour, 24 hours or 7 days (never past its own expiry). The key
-                list shows the old key as &ldquo;expiring after rotation&rdquo;, with its last use.
+                Rotating a key creates a new one with the same label, environment, expiry and{" "}
+                <Link href="/docs/restricted-keys">restrictions</Link>, and lets the old one work for a grace period you
+                choose: none, 1 hour, 24 hours or 7 days (never past its own expiry). The key list shows the old key as
+                &ldquo;expiring after rotation&rdquo;, with its last use.
               </p>
               <h3 id="zero-downtime-rotation">A zero-downtime rotation</h3>
               <ol>
@@ -89,9 +104,9 @@ export default function ManagingKeysPage() {
             <ol>
               <li>
                 In the <Link href="/dashboard">dashboard</Link>, open the key&apos;s menu (or its page) and choose{" "}
-                <strong>This key leaked</strong>. It is revoked at once, with no grace period, and its replacement is
-                shown once. (If the key was already being rotated, it is revoked and the replacement you already have
-                stays: deploy that one.)
+                <strong>This key leaked</strong>. It is revoked at once, with no grace period, and its replacement (with
+                the same restrictions) is shown once. (If the key was already being rotated, it is revoked and the
+                replacement you already have stays: deploy that one.)
               </li>
               <li>Put the replacement in your servers&apos; environment variable and deploy.</li>
               <li>

@@ -6,6 +6,7 @@ import { DocsArticle, type DocsSectionContent } from "@/components/docs/docs-art
 import { FieldTable } from "@/components/docs/field-table";
 import { RouteErrors } from "@/components/docs/route-errors";
 import { RouteExamples } from "@/components/docs/route-examples";
+import { RouteScope } from "@/components/docs/route-scope";
 import { Badge } from "@/components/ui/badge";
 import { clientSnippets } from "@/lib/docs/client-libraries";
 import { exampleInputs, streamVariants } from "@/lib/docs/example-inputs";
@@ -217,16 +218,19 @@ export default async function RoutePage({ params }: { params: Promise<{ route: s
       href={routeHref(route)}
       title={`${route.method} ${displayPath(route)}`}
       lead={
-        <p>
-          {route.summary}{" "}
-          {versionOf(route) === "v1beta" && (
-            <Badge tone="warning">
-              <Link href="/docs/limits-and-versioning#versions" className="text-inherit">
-                v1beta
-              </Link>
-            </Badge>
-          )}
-        </p>
+        <>
+          <p>
+            {route.summary}{" "}
+            {versionOf(route) === "v1beta" && (
+              <Badge tone="warning">
+                <Link href="/docs/limits-and-versioning#versions" className="text-inherit">
+                  v1beta
+                </Link>
+              </Badge>
+            )}
+          </p>
+          <RouteScope route={route} />
+        </>
       }
       sections={sections}
     />
