@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
@@ -28,9 +28,16 @@ export function KeyAccess({ keyId, label, environment, restrictions, options, ed
   const toast = useToast();
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
+  // Focus goes back to "Edit access" once the button is on the page again (after React's commit).
+  const focusBack = useRef(false);
+  useEffect(() => {
+    if (editing || !focusBack.current) return;
+    focusBack.current = false;
+    editButton.current?.focus();
+  }, [editing, restrictions]);
   const stopEditing = () => {
+    focusBack.current = true;
     setEditing(false);
-    requestAnimationFrame(() => editButton.current?.focus());
   };
   const { pending, form, error, fieldError, value } = useActionForm(updateRestrictionsAction, {
     onSuccess: (data) => {
