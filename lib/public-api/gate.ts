@@ -15,7 +15,9 @@ import { ApiError } from "./api-error";
 import { parseJson, readLimitedBody, refuseDeclaredOverLimit, requireContentType } from "./body";
 import {
   insufficientScopeChallenge,
+  insufficientScopeMessage,
   invalidKey,
+  ipNotAllowedMessage,
   presentedKey,
   refuseKeyInUrl,
   WWW_AUTHENTICATE_INVALID,
@@ -35,7 +37,7 @@ import {
 
 type CountedRate = RateLimitResult & { scope: "key" | "account" };
 import { PostgresRateLimitStore, RedisRateLimitStore } from "./rate-limit-stores";
-import { pathParams, routesForPath, templatePath, type PublicRoute } from "./routes";
+import { pathParams, routesForPath, type PublicRoute } from "./routes";
 import { allows } from "./scopes";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
@@ -134,9 +136,7 @@ function refuseOutsideAllowlist(key: VerifiedKey, ip: string) {
   const allowed = key.restrictions.allowedIps;
   if (allowed && !ipAllowed(ip, allowed)) {
     log.warn("api.ip_not_allowed", { key_id: key.publicId, ip });
-    throw new ApiError("ip_not_allowed", {
-      message: `This API key cannot be used from ${ip}: the address is not in the key's IP allowlist.`,
-    });
+    throw new ApiError("ip_not_allowed", { message: ipNotAllowedMessage(ip) });
   }
 }
 
@@ -144,7 +144,7 @@ function refuseOutsideAllowlist(key: VerifiedKey, ip: string) {
 function refuseWithoutScope(key: VerifiedKey, route: PublicRoute) {
   if (allows(key.restrictions.scopes, route.scope)) return;
   throw new ApiError("insufficient_scope", {
-    message: `This API key does not have the ${route.scope} scope, which ${route.method} ${templatePath(route.path)} needs.`,
+    message: insufficientScopeMessage(route),
     headers: { "WWW-Authenticate": insufficientScopeChallenge(route.scope) },
   });
 }
