@@ -9,6 +9,7 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { createKeyAction, type KeyActionData } from "@/lib/keys/actions";
 import type { KeyEnvironment } from "@/lib/keys/format";
+import { DEFAULT_EXPIRY } from "@/lib/keys/expiry";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";
 import { UNRESTRICTED } from "@/lib/keys/restrictions";
 import { RestrictionFields } from "./restriction-fields";
@@ -25,9 +26,6 @@ const EXPIRY_OPTIONS = [
   ["date", "On a date…"],
 ] as const;
 
-/** Production keys expire by default (GitHub requires expiry); development keys keep "never". */
-const DEFAULT_EXPIRY: Record<KeyEnvironment, string> = { dev: "never", prod: "90" };
-
 export function CreateKeyDialog({
   options,
   onClose,
@@ -41,7 +39,7 @@ export function CreateKeyDialog({
 }) {
   const { pending, form, error, fieldError, value } = useActionForm(createKeyAction, { onSuccess: onDone });
   const [environment, setEnvironment] = useState<KeyEnvironment>(value("environment") === "prod" ? "prod" : "dev");
-  const [expiry, setExpiry] = useState(value("expiry") ?? DEFAULT_EXPIRY[environment]);
+  const [expiry, setExpiry] = useState<string>(value("expiry") ?? DEFAULT_EXPIRY[environment]);
   // Switching environment moves the expiry to that environment's default until the user picks one.
   const [expiryChosen, setExpiryChosen] = useState(value("expiry") !== undefined);
   const chooseEnvironment = (next: KeyEnvironment) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EXPIRY_CHOICES } from "./expiry";
 import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
 import { gracePeriodSchema } from "./grace";
@@ -78,7 +79,7 @@ export const createKeySchema = z
   .object({
     label: labelSchema,
     environment: z.enum(KEY_ENVIRONMENTS, { error: "Choose Development or Production." }),
-    expiry: z.enum(["never", "30", "90", "date"], { error: "Choose when the key expires." }),
+    expiry: z.enum(EXPIRY_CHOICES, { error: "Choose when the key expires." }),
     expiryDate: z.string().optional(),
     ...restrictionFields,
   })

@@ -7,6 +7,7 @@ import { docsBaseUrl } from "@/lib/docs/base-url";
 import { insufficientScopeExample, ipNotAllowedExample } from "@/lib/docs/error-examples";
 import { envDefaults, rateLimits } from "@/lib/env-schema";
 import { MAX_ALLOWLIST_ENTRIES } from "@/lib/keys/ip-allowlist";
+import { DEFAULT_EXPIRY } from "@/lib/keys/expiry";
 import { publicRoutes, type PublicRoute } from "@/lib/public-api/routes";
 import { READ_ONLY_SCOPES, type Scope } from "@/lib/public-api/scopes";
 
@@ -147,10 +148,11 @@ export default function RestrictedKeysPage() {
           title: "Production keys expire by default",
           content: (
             <p>
-              A new production key expires after 90 days unless you choose otherwise; <em>never</em> stays available,
-              with a warning, for a key you will rotate by hand. Development keys default to never. Rotate before a key
-              expires (<Link href="/docs/managing-keys#zero-downtime-rotation">a zero-downtime rotation</Link>): an
-              expired key gets <Link href="/docs/errors#expired_api_key">401 expired_api_key</Link>.
+              A new production key expires after {DEFAULT_EXPIRY.prod} days unless you choose otherwise; <em>never</em>{" "}
+              stays available, with a warning, for a key you will rotate by hand. Development keys default to never.
+              Rotate before a key expires (
+              <Link href="/docs/managing-keys#zero-downtime-rotation">a zero-downtime rotation</Link>): an expired key
+              gets <Link href="/docs/errors#expired_api_key">401 expired_api_key</Link>.
             </p>
           ),
         },
