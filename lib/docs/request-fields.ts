@@ -1,6 +1,6 @@
-// The fields of a route's query and JSON body, for the tables on its page:
-// read from the same zod schemas the gate validates with.
-import type { z } from "zod";
+// The fields of a route's query, JSON body and upload form, for the tables on
+// its page: read from the same zod schemas the requests are validated with.
+import { z } from "zod";
 import { jsonSchema } from "../public-api/openapi/json-schema";
 import type { PublicRoute } from "../public-api/routes";
 
@@ -23,12 +23,14 @@ type FieldSchema = {
   minItems?: number;
   maxLength?: number;
   pattern?: string;
+  format?: string;
   description?: string;
   properties?: Record<string, FieldSchema>;
   required?: string[];
 };
 
 function typeOf(schema: FieldSchema): string {
+  if (schema.format === "binary") return "file";
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
   if (schema.anyOf) return [...new Set(schema.anyOf.map(typeOf))].join(" | ");
@@ -49,8 +51,7 @@ function notesOf(schema: FieldSchema): string {
   return notes.join("; ");
 }
 
-function fieldsOf(schema: z.ZodType): Field[] {
-  const json = jsonSchema(schema, "input") as FieldSchema;
+function fieldsOf(json: FieldSchema): Field[] {
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
     type: typeOf(property),
@@ -59,10 +60,26 @@ function fieldsOf(schema: z.ZodType): Field[] {
   }));
 }
 
+// The JSON Schema of a zod object is an object with properties: these casts only narrow it to the keys read here.
+const schemaFields = (schema: z.ZodType) => fieldsOf(jsonSchema(schema, "input") as FieldSchema);
+
 export function queryFields(route: PublicRoute): Field[] {
-  return route.query ? fieldsOf(route.query) : [];
+  return route.query ? schemaFields(route.query) : [];
 }
 
 export function bodyFields(route: PublicRoute): Field[] {
-  return route.request ? fieldsOf(route.request) : [];
+  return route.request ? schemaFields(route.request) : [];
+}
+
+/** A received file has no JSON Schema of its own; it is written as OpenAPI writes a file (a binary string). */
+export function formFields(route: PublicRoute): Field[] {
+  if (!route.form) return [];
+  const json = z.toJSONSchema(route.form, {
+    io: "input",
+    unrepresentable: "any",
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema instanceof z.ZodCustom) Object.assign(jsonSchema, { type: "string", format: "binary" });
+    },
+  });
+  return fieldsOf(json as FieldSchema);
 }

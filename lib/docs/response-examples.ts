@@ -1,9 +1,9 @@
 import "server-only";
 import { toFileObject } from "../files/store";
 import { toGenerationObject } from "../generations/objects";
+import type { RouteHandler } from "../public-api/define-handler";
 import { getApp, listApps, listMediaModels, listModels } from "../public-api/handlers/catalog";
 import { createChatCompletion, createMessage, generateContent } from "../public-api/handlers/models";
-import { listQuerySchema } from "../public-api/schemas";
 import type { PublicRoute, RouteName } from "../public-api/routes";
 import { exampleInputs } from "./example-inputs";
 
@@ -23,20 +23,20 @@ export interface ResponseExample {
 const EXAMPLE_TIME = new Date("2026-11-02T09:30:00Z");
 const EXAMPLE_KEY = { id: "example", publicId: "key_example", userId: "example", environment: "dev" as const };
 
-async function callHandler(route: PublicRoute, handler: (context: never) => Promise<unknown>): Promise<unknown> {
+/** The handler's answer to the example's input, validated and parsed as the gate's call would be. */
+async function callHandler(route: PublicRoute, handler: RouteHandler): Promise<unknown> {
   const input = exampleInputs[route.name as RouteName];
-  const context = {
+  const response = await handler.run({
     request: new Request("http://localhost/"),
     requestId: "req_example",
     key: EXAMPLE_KEY,
     params: Object.fromEntries(
       Object.entries(input.params ?? {}).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])),
     ),
-    query: route.query ? listQuerySchema.parse(input.query ?? {}) : {},
-    body: route.request ? route.request.parse(input.body) : undefined,
-  };
-  const result = await handler(context as never);
-  return route.response ? route.response.parse(result) : result;
+    query: input.query ?? {},
+    body: input.body,
+  });
+  return response.json();
 }
 
 const generation = (app: string | null, model: string, prompt: string) =>
@@ -68,7 +68,7 @@ const succeeded = (app: string | null, model: string, prompt: string) => ({
 async function geminiStream(route: PublicRoute): Promise<string> {
   // The stream's events are the non-streaming answer cut into pieces: each one
   // a GenerateContentResponse with the next piece of text.
-  const whole = (await callHandler(route, generateContent as never)) as {
+  const whole = (await callHandler(route, generateContent)) as {
     candidates: [{ content: { parts: [{ text: string }] }; finishReason?: string }];
   };
   const text = whole.candidates[0].content.parts[0].text;
@@ -90,19 +90,19 @@ export async function responseExample(route: PublicRoute): Promise<ResponseExamp
   const json = (body: unknown, status = 200) => ({ status, body, contentType: "application/json" });
   switch (route.name as RouteName) {
     case "list_media_models":
-      return json(await callHandler(route, listMediaModels as never));
+      return json(await callHandler(route, listMediaModels));
     case "list_apps":
-      return json(await callHandler(route, listApps as never));
+      return json(await callHandler(route, listApps));
     case "get_app":
-      return json(await callHandler(route, getApp as never));
+      return json(await callHandler(route, getApp));
     case "list_models":
-      return json(await callHandler(route, listModels as never));
+      return json(await callHandler(route, listModels));
     case "create_chat_completion":
-      return json(await callHandler(route, createChatCompletion as never));
+      return json(await callHandler(route, createChatCompletion));
     case "create_message":
-      return json(await callHandler(route, createMessage as never));
+      return json(await callHandler(route, createMessage));
     case "generate_content":
-      return json(await callHandler(route, generateContent as never));
+      return json(await callHandler(route, generateContent));
     case "stream_generate_content":
       return { status: 200, body: await geminiStream(route), contentType: "text/event-stream" };
     case "upload_file":

@@ -9,20 +9,12 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { FLOW_HEADER, reportConsumed } from "../http/upload-flow.mjs";
 import { ApiError } from "../public-api/api-error";
+import type { ReceivedFile } from "./received-file";
 
 // An upload read as it arrives: busboy parses the multipart body and the file
 // part is piped straight to a temporary file, so the server holds one chunk
 // at a time, never the whole body (it used to hold it twice). The body is
 // counted as it streams and cut off the moment it passes the limit.
-
-export interface ReceivedFile {
-  /** The temporary file holding the bytes; the caller moves it into place or removes it. */
-  path: string;
-  filename: string;
-  mimeType: string;
-  bytes: number;
-  truncated: boolean;
-}
 
 export interface ReceivedUpload {
   fields: Record<string, string>;

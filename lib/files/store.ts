@@ -7,7 +7,7 @@ import { newFileId } from "../ids";
 import type { Owner } from "../owner";
 import { ApiError } from "../public-api/api-error";
 import { cleanName } from "../text";
-import type { ReceivedFile } from "./multipart";
+import type { ReceivedFile } from "./received-file";
 
 export function filesRoot(): string {
   return path.resolve(process.cwd(), getEnv().FILES_DIR);

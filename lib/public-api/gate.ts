@@ -22,8 +22,6 @@ import {
   refuseKeyInUrl,
   WWW_AUTHENTICATE_INVALID,
 } from "./credentials";
-import type { HandlerContext } from "./handler";
-import { routeHandlers } from "./handlers";
 import {
   accountBucket,
   checkRateLimit,
@@ -37,7 +35,8 @@ import {
 
 type CountedRate = RateLimitResult & { scope: "key" | "account" };
 import { PostgresRateLimitStore, RedisRateLimitStore } from "./rate-limit-stores";
-import { pathParams, routesForPath, type PublicRoute } from "./routes";
+import { routeHandlers } from "./route-handlers";
+import { pathParams, routesForPath, type PublicRoute, type RegisteredRoute } from "./routes";
 import { allows } from "./scopes";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
@@ -163,28 +162,6 @@ async function readBody(request: Request, route: PublicRoute): Promise<unknown> 
   return parseJson(bytes);
 }
 
-function validateBody(route: PublicRoute, body: unknown): unknown {
-  if (!route.request) return body;
-  const parsed = route.request.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new ApiError("invalid_request", {
-    message: issue?.message ?? "The request body is not valid.",
-    param: issue?.path.join(".") || undefined,
-  });
-}
-
-function parseQuery(route: PublicRoute, url: URL): unknown {
-  if (!route.query) return {};
-  const parsed = route.query.safeParse(Object.fromEntries(url.searchParams));
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new ApiError("invalid_request", {
-    message: issue?.message ?? "The query is not valid.",
-    param: String(issue?.path[0] ?? ""),
-  });
-}
-
 /**
  * The request's method. server.mjs carries a method Next cannot route (TRACE,
  * ...) as OPTIONS and names it in a header (lib/http/screen-request.mjs); a
@@ -248,27 +225,23 @@ const BENCH_KEY: VerifiedKey = {
   restrictions: UNRESTRICTED,
 };
 
+/** Step 13: the body is read here; the route's handler validates it, then the query (lib/public-api/define-handler.ts). */
 async function runHandler(
   request: Request,
   url: URL,
-  route: PublicRoute,
+  route: RegisteredRoute,
   trace: Trace,
   key: VerifiedKey,
 ): Promise<Response> {
-  const body = validateBody(route, await readBody(request, route));
-  const query = parseQuery(route, url);
-  const handler = routeHandlers[route.name as keyof typeof routeHandlers];
-  const context: HandlerContext<never> = {
+  const body = await readBody(request, route);
+  return routeHandlers[route.name].run({
     request,
     requestId: trace.requestId,
     key: { id: key.id, publicId: key.publicId, userId: key.userId, environment: key.environment },
     params: pathParams(route, url.pathname),
-    query: query as never,
+    query: Object.fromEntries(url.searchParams),
     body,
-  };
-  const result = await handler(context);
-  if (result instanceof Response) return result;
-  return Response.json(route.response ? route.response.parse(result) : result);
+  });
 }
 
 function failure(error: unknown, trace: Trace): Response {

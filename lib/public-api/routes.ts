@@ -2,9 +2,11 @@
 // seed's part 4). The gate decides from this list what may carry a key and
 // how to read each request; the docs, the OpenAPI document and the tests read
 // it too. This file stays free of server code (the proxy and the static docs
-// import it); the handlers join it in lib/public-api/handlers.ts.
-import type { z } from "zod";
+// import it); each handler is defined from its entry's schemas
+// (lib/public-api/define-handler.ts) and joined in lib/public-api/route-handlers.ts.
+import { z } from "zod";
 import { errorCodes as ERROR_ORDER, type ErrorCode } from "../errors/catalog";
+import { uploadFormSchema } from "./file-schemas";
 import { createAppGenerationRequestSchema, createGenerationRequestSchema } from "./generation-schemas";
 import { chatCompletionRequestSchema, generateContentRequestSchema, messagesRequestSchema } from "./model-schemas";
 import { SCOPE_NAMES, type Scope } from "./scopes";
@@ -25,11 +27,15 @@ export interface PublicRoute {
   scope: Scope;
   /** The body a POST takes: JSON (1 MiB by default) or a multipart upload (20 MiB). */
   body?: BodyKind;
+  /** The [param] segments of `path`, one key each; a matching path always passes. */
+  params?: z.ZodObject;
   /** Query parameters, validated before the handler runs. */
   query?: typeof listQuerySchema;
-  /** The JSON body, validated by the gate before the handler runs (400 invalid_request with param). */
+  /** The JSON body, validated before the handler runs (400 invalid_request with param). */
   request?: z.ZodType;
-  /** The 200 body; the gate parses the handler's output through it. */
+  /** The multipart form's fields: the handler streams the body, then validates what it received with this. */
+  form?: z.ZodObject;
+  /** The 200 body; the handler's output is parsed through it before it is sent. */
   response?: z.ZodType;
   /** Codes only this route's handler answers with (the gate's own codes are added by routeErrors). */
   errors?: readonly ErrorCode[];
@@ -64,6 +70,7 @@ export const publicRoutes = [
     method: "GET",
     path: "/api/v1/apps/[app]",
     summary: "Read one app.",
+    params: z.object({ app: z.string() }),
     response: appSchema,
     errors: ["not_found"],
   },
@@ -100,6 +107,7 @@ export const publicRoutes = [
     method: "POST",
     path: "/api/v1beta/models/[model]:generateContent",
     summary: "Generate content in one response.",
+    params: z.object({ model: z.string() }),
     body: "json",
     request: generateContentRequestSchema,
   },
@@ -109,6 +117,7 @@ export const publicRoutes = [
     method: "POST",
     path: "/api/v1beta/models/[model]:streamGenerateContent",
     summary: "Generate content as a stream.",
+    params: z.object({ model: z.string() }),
     body: "json",
     request: generateContentRequestSchema,
     streams: true,
@@ -120,6 +129,7 @@ export const publicRoutes = [
     path: "/api/v1/files",
     summary: "Upload a file.",
     body: "multipart",
+    form: uploadFormSchema,
     errors: ["storage_quota_exceeded"],
   },
   {
@@ -138,6 +148,7 @@ export const publicRoutes = [
     method: "GET",
     path: "/api/v1/generations/[id]",
     summary: "Read a generation.",
+    params: z.object({ id: z.string() }),
     errors: ["not_found"],
   },
   {
@@ -146,6 +157,7 @@ export const publicRoutes = [
     method: "POST",
     path: "/api/v1/apps/[app]/generations",
     summary: "Create a generation with an app.",
+    params: z.object({ app: z.string() }),
     body: "json",
     request: createAppGenerationRequestSchema,
     errors: ["not_found", "idempotency_key_mismatch"],
@@ -156,11 +168,14 @@ export const publicRoutes = [
     method: "GET",
     path: "/api/v1/apps/[app]/generations/[id]",
     summary: "Read a generation of an app.",
+    params: z.object({ app: z.string(), id: z.string() }),
     errors: ["not_found"],
   },
 ] as const satisfies readonly PublicRoute[];
 
-export type RouteName = (typeof publicRoutes)[number]["name"];
+/** One registry entry, with its own schemas' types (a `PublicRoute` forgets them). */
+export type RegisteredRoute = (typeof publicRoutes)[number];
+export type RouteName = RegisteredRoute["name"];
 
 /** True for every path in the public API's namespace; every other path is internal. */
 export function isPublicApiPath(pathname: string): boolean {
@@ -230,10 +245,10 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const compiled = publicRoutes.map((route) => ({ route: route as PublicRoute, pattern: pathPattern(route.path) }));
+const compiled = publicRoutes.map((route) => ({ route, pattern: pathPattern(route.path) }));
 
 /** The routes whose path shape matches a concrete path (any method). */
-export function routesForPath(pathname: string): PublicRoute[] {
+export function routesForPath(pathname: string): RegisteredRoute[] {
   return compiled.filter(({ pattern }) => pattern.test(pathname)).map(({ route }) => route);
 }
 

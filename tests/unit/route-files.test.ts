@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { routeHandlers } from "@/lib/public-api/handlers";
+import { routeHandlers } from "@/lib/public-api/route-handlers";
 import { publicRoutes } from "@/lib/public-api/routes";
 import { seedRoutes } from "../helpers/seed-spec";
 

@@ -1,12 +1,13 @@
+import type { z } from "zod";
 import { catalog, findApp, type App } from "../../catalog/catalog";
 import { ApiError } from "../api-error";
-import type { HandlerContext } from "../handler";
+import { defineHandler, handlerRoute } from "../define-handler";
 import { paginate } from "../pagination";
-import type { ListQuery } from "../schemas";
+import type { appSchema } from "../schemas";
 
 const byId = <T extends { id: string }>(items: readonly T[]) => [...items].sort((a, b) => a.id.localeCompare(b.id));
 
-const appObject = (app: App) => ({
+const appObject = (app: App): z.input<typeof appSchema> => ({
   id: app.id,
   object: "app",
   name: app.name,
@@ -16,7 +17,7 @@ const appObject = (app: App) => ({
 });
 
 // GET /api/v1/media_models
-export async function listMediaModels({ query }: HandlerContext<ListQuery>) {
+export const listMediaModels = defineHandler(handlerRoute("list_media_models"))(async ({ query }) => {
   const page = paginate(byId(catalog.mediaModels), query);
   return {
     object: "list",
@@ -29,27 +30,27 @@ export async function listMediaModels({ query }: HandlerContext<ListQuery>) {
     })),
     has_more: page.has_more,
   };
-}
+});
 
 // GET /api/v1/apps
-export async function listApps({ query }: HandlerContext<ListQuery>) {
+export const listApps = defineHandler(handlerRoute("list_apps"))(async ({ query }) => {
   const page = paginate(byId(catalog.apps), query);
   return { object: "list", data: page.data.map(appObject), has_more: page.has_more };
-}
+});
 
 // GET /api/v1/apps/[app]
-export async function getApp({ params }: HandlerContext) {
-  const app = findApp(params.app ?? "");
+export const getApp = defineHandler(handlerRoute("get_app"))(async ({ params }) => {
+  const app = findApp(params.app);
   if (!app) throw new ApiError("not_found", { message: "No app with that id.", param: "app" });
   return appObject(app);
-}
+});
 
 // GET /api/v1/models: the OpenAI list shape, so OpenAI's client libraries can read it.
-export async function listModels({ query }: HandlerContext<ListQuery>) {
+export const listModels = defineHandler(handlerRoute("list_models"))(async ({ query }) => {
   const page = paginate(byId(catalog.textModels), query);
   return {
     object: "list",
     data: page.data.map((m) => ({ id: m.id, object: "model", created: m.created, owned_by: m.owned_by })),
     has_more: page.has_more,
   };
-}
+});

@@ -3,10 +3,9 @@ import path from "node:path";
 import { getEnv } from "../../env";
 import { receiveUpload } from "../../files/multipart";
 import { filesRoot, refuseOverQuota, saveUpload } from "../../files/store";
-import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../../text";
 import { ApiError } from "../api-error";
 import { declaredLength } from "../body";
-import type { HandlerContext } from "../handler";
+import { defineHandler, handlerRoute } from "../define-handler";
 
 // Uploads in progress per key, in this instance: each holds a socket and a
 // temporary file, so one key cannot open many at once.
@@ -30,20 +29,10 @@ async function withUploadSlot<T>(keyId: string, limit: number, work: () => Promi
   }
 }
 
-function purposeOf(value: string | undefined): string | null {
-  if (value === undefined || value === "") return null;
-  if (value.length > 64 || CONTROL_CHARACTERS.test(value) || BIDI_CONTROLS.test(value)) {
-    throw new ApiError("invalid_request", {
-      message: "purpose must be text of at most 64 characters, without control characters.",
-      param: "purpose",
-    });
-  }
-  return value;
-}
-
-// POST /api/v1/files: multipart/form-data with a "file" field and an optional "purpose".
-// The gate has checked the declared size and the content type; the body is streamed to disk here.
-export async function uploadFile({ request, key }: HandlerContext<unknown>) {
+// POST /api/v1/files: multipart/form-data with a "file" field and an optional "purpose"
+// (the registry's form schema). The gate has checked the declared size and the content
+// type; the body is streamed to disk here, then its fields are validated.
+export const uploadFile = defineHandler(handlerRoute("upload_file"))(async ({ request, key, parseForm }) => {
   const env = getEnv();
   const owner = { userId: key.userId, environment: key.environment, apiKeyId: key.id };
   // Before a byte is written: the declared size must fit what the account has left.
@@ -51,19 +40,12 @@ export async function uploadFile({ request, key }: HandlerContext<unknown>) {
   return withUploadSlot(key.id, env.UPLOADS_PER_KEY, async () => {
     const upload = await receiveUpload(request, env.BODY_LIMIT_UPLOAD_BYTES, path.join(filesRoot(), ".incoming"));
     try {
-      const purpose = purposeOf(upload.fields.purpose);
-      if (!upload.file) {
-        throw new ApiError("invalid_request", {
-          message: 'Send the file in a multipart field named "file".',
-          param: "file",
-        });
-      }
-      if (upload.file.bytes === 0)
-        throw new ApiError("invalid_request", { message: "The file is empty.", param: "file" });
-      return await saveUpload(owner, upload.file, purpose);
+      const { file, purpose } = parseForm({ ...upload.fields, file: upload.file });
+      // An empty purpose is no purpose.
+      return await saveUpload(owner, file, purpose || null);
     } finally {
       // Moved into place on success; otherwise nothing is left behind.
       if (upload.file) await rm(upload.file.path, { force: true });
     }
   });
-}
+});

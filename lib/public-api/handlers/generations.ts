@@ -1,16 +1,11 @@
-import type { z } from "zod";
 import { findApp } from "../../catalog/catalog";
 import { createGeneration, findGeneration, GenerationError, type GenerationInput } from "../../generations/service";
 import type { Owner } from "../../owner";
 import { ApiError } from "../api-error";
-import {
-  createAppGenerationRequestSchema,
-  createGenerationRequestSchema,
-  IDEMPOTENCY_KEY_PATTERN,
-} from "../generation-schemas";
-import type { HandlerContext } from "../handler";
+import { defineHandler, handlerRoute, type CallerKey } from "../define-handler";
+import { IDEMPOTENCY_KEY_PATTERN } from "../generation-schemas";
 
-const ownerOf = ({ key }: HandlerContext<unknown>): Owner => ({
+const ownerOf = (key: CallerKey): Owner => ({
   userId: key.userId,
   environment: key.environment,
   apiKeyId: key.id,
@@ -28,9 +23,9 @@ function idempotencyKey(request: Request): string | null {
   return value;
 }
 
-async function create(context: HandlerContext<unknown>, input: GenerationInput) {
+async function create(key: CallerKey, request: Request, input: GenerationInput) {
   try {
-    const { generation, replayed } = await createGeneration(ownerOf(context), input, idempotencyKey(context.request));
+    const { generation, replayed } = await createGeneration(ownerOf(key), input, idempotencyKey(request));
     return Response.json(generation, { status: 201, headers: replayed ? { "Idempotent-Replayed": "true" } : {} });
   } catch (error) {
     if (error instanceof GenerationError) {
@@ -40,48 +35,52 @@ async function create(context: HandlerContext<unknown>, input: GenerationInput) 
   }
 }
 
-function requireApp(appId: string | undefined) {
-  const app = findApp(appId ?? "");
+function requireApp(appId: string) {
+  const app = findApp(appId);
   if (!app) throw new ApiError("not_found", { message: "No app with that id.", param: "app" });
   return app;
 }
 
 // POST /api/v1/generations
-export async function createGenerationHandler(context: HandlerContext<unknown>) {
-  const body = context.body as z.infer<typeof createGenerationRequestSchema>;
-  return create(context, {
-    model: body.model,
-    app: null,
-    prompt: body.prompt,
-    inputFileId: body.input_file_id ?? null,
-  });
-}
+export const createGenerationHandler = defineHandler(handlerRoute("create_generation"))(
+  async ({ body, key, request }) =>
+    create(key, request, {
+      model: body.model,
+      app: null,
+      prompt: body.prompt,
+      inputFileId: body.input_file_id ?? null,
+    }),
+);
 
 // POST /api/v1/apps/[app]/generations: the app's model.
-export async function createAppGenerationHandler(context: HandlerContext<unknown>) {
-  const app = requireApp(context.params.app);
-  const body = context.body as z.infer<typeof createAppGenerationRequestSchema>;
-  return create(context, {
+export const createAppGenerationHandler = defineHandler(handlerRoute("create_app_generation"))(async ({
+  body,
+  key,
+  params,
+  request,
+}) => {
+  const app = requireApp(params.app);
+  return create(key, request, {
     model: app.model,
     app: app.id,
     prompt: body.prompt,
     inputFileId: body.input_file_id ?? null,
   });
-}
+});
 
 const notFound = () => new ApiError("not_found", { message: "No generation with that id.", param: "id" });
 
 // GET /api/v1/generations/[id]
-export async function getGenerationHandler(context: HandlerContext<unknown>) {
-  const generation = await findGeneration(ownerOf(context), context.params.id ?? "");
+export const getGenerationHandler = defineHandler(handlerRoute("get_generation"))(async ({ key, params }) => {
+  const generation = await findGeneration(ownerOf(key), params.id);
   if (!generation) throw notFound();
   return generation;
-}
+});
 
 // GET /api/v1/apps/[app]/generations/[id]: only a generation of that app.
-export async function getAppGenerationHandler(context: HandlerContext<unknown>) {
-  const app = requireApp(context.params.app);
-  const generation = await findGeneration(ownerOf(context), context.params.id ?? "", app.id);
+export const getAppGenerationHandler = defineHandler(handlerRoute("get_app_generation"))(async ({ key, params }) => {
+  const app = requireApp(params.app);
+  const generation = await findGeneration(ownerOf(key), params.id, app.id);
   if (!generation) throw notFound();
   return generation;
-}
+});

@@ -3,18 +3,10 @@ import type { z } from "zod";
 import { getEnv } from "../../env";
 import { sandboxReply, streamTokens, type SandboxReply } from "../../sandbox/model";
 import { ApiError } from "../api-error";
-import type { HandlerContext } from "../handler";
-import {
-  chatCompletionRequestSchema,
-  contentText,
-  generateContentRequestSchema,
-  messagesRequestSchema,
-  textModelSchema,
-} from "../model-schemas";
+import { defineHandler, handlerRoute } from "../define-handler";
+import { contentText, generateContentRequestSchema, textModelSchema } from "../model-schemas";
 import { sseChunks, streamResponse, STREAM_HEADERS, type SseEvent } from "../sse";
 
-type ChatRequest = z.infer<typeof chatCompletionRequestSchema>;
-type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 type GenerateRequest = z.infer<typeof generateContentRequestSchema>;
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -26,8 +18,7 @@ function lastOf<T extends { role?: string | undefined }>(items: T[], role: strin
 }
 
 // POST /api/v1/chat/completions: OpenAI's Chat Completions shapes.
-export async function createChatCompletion({ body }: HandlerContext<unknown>) {
-  const request = body as ChatRequest;
+export const createChatCompletion = defineHandler(handlerRoute("create_chat_completion"))(async ({ body: request }) => {
   const prompt = contentText(lastOf(request.messages, "user")?.content);
   const reply = sandboxReply(request.model, prompt, request.max_completion_tokens ?? request.max_tokens ?? undefined);
   const id = randomId("chatcmpl-");
@@ -74,11 +65,10 @@ export async function createChatCompletion({ body }: HandlerContext<unknown>) {
     yield { data: "[DONE]" };
   }
   return streamResponse(sseChunks(events()));
-}
+});
 
 // POST /api/v1/messages: Anthropic's Messages shapes.
-export async function createMessage({ body }: HandlerContext<unknown>) {
-  const request = body as MessagesRequest;
+export const createMessage = defineHandler(handlerRoute("create_message"))(async ({ body: request }) => {
   const prompt = contentText(lastOf(request.messages, "user")?.content);
   const reply = sandboxReply(request.model, prompt, request.max_tokens);
   const id = randomId("msg_");
@@ -118,11 +108,11 @@ export async function createMessage({ body }: HandlerContext<unknown>) {
     yield { event: "message_stop", data: { type: "message_stop" } };
   }
   return streamResponse(sseChunks(events()));
-}
+});
 
 /** The model id: the registry's path pattern already split "[model]:action" at the last colon. */
-function modelFromParams(params: Record<string, string>): string {
-  const parsed = textModelSchema.safeParse(params.model ?? "");
+function textModel(model: string): string {
+  const parsed = textModelSchema.safeParse(model);
   if (!parsed.success)
     throw new ApiError("invalid_request", { message: parsed.error.issues[0]?.message, param: "model" });
   return parsed.data;
@@ -154,18 +144,22 @@ function geminiReply(model: string, request: GenerateRequest): SandboxReply {
 }
 
 // POST /api/v1beta/models/[model]:generateContent: Gemini's shapes.
-export async function generateContent({ body, params }: HandlerContext<unknown>) {
-  const model = modelFromParams(params);
-  const reply = geminiReply(model, body as GenerateRequest);
+export const generateContent = defineHandler(handlerRoute("generate_content"))(async ({ body, params }) => {
+  const model = textModel(params.model);
+  const reply = geminiReply(model, body);
   return geminiResponse(model, reply, reply.text, true, reply.completionTokens);
-}
+});
 
 // POST /api/v1beta/models/[model]:streamGenerateContent: server-sent events
 // with ?alt=sse (what Google's client libraries ask for), otherwise a JSON
 // array streamed one element at a time.
-export async function streamGenerateContent({ body, params, request }: HandlerContext<unknown>) {
-  const model = modelFromParams(params);
-  const reply = geminiReply(model, body as GenerateRequest);
+export const streamGenerateContent = defineHandler(handlerRoute("stream_generate_content"))(async ({
+  body,
+  params,
+  request,
+}) => {
+  const model = textModel(params.model);
+  const reply = geminiReply(model, body);
   async function* pieces() {
     let sent = 0;
     for await (const token of streamTokens(reply, tokenDelay())) {
@@ -190,4 +184,4 @@ export async function streamGenerateContent({ body, params, request }: HandlerCo
     yield encoder.encode("]");
   }
   return streamResponse(jsonArray(), { ...STREAM_HEADERS, "Content-Type": "application/json; charset=utf-8" });
-}
+});

@@ -11,7 +11,7 @@ import { Badge } from "@/components/ui/badge";
 import { clientSnippets } from "@/lib/docs/client-libraries";
 import { exampleInputs, streamVariants } from "@/lib/docs/example-inputs";
 import { displayPath, routeHref, routeSlug } from "@/lib/docs/nav";
-import { bodyFields, queryFields, type Field } from "@/lib/docs/request-fields";
+import { bodyFields, formFields, queryFields } from "@/lib/docs/request-fields";
 import { responseExample } from "@/lib/docs/response-examples";
 import { docsBaseUrl } from "@/lib/docs/base-url";
 import {
@@ -38,11 +38,6 @@ export async function generateMetadata({ params }: { params: Promise<{ route: st
   const route = findRoute((await params).route);
   return { title: route ? `${route.method} ${displayPath(route)}` : "Route" };
 }
-
-const uploadFields: Field[] = [
-  { name: "file", type: "file", required: true, notes: "The file's bytes; not empty." },
-  { name: "purpose", type: "string", required: false, notes: "Your own note about the file, at most 64 characters." },
-];
 
 const STREAM_NOTES: Partial<Record<RouteName, string>> = {
   create_chat_completion:
@@ -105,7 +100,7 @@ export default async function RoutePage({ params }: { params: Promise<{ route: s
                 Body: <code>multipart/form-data</code>, within the{" "}
                 <Link href="/docs/limits-and-versioning#body-limits">upload limit</Link>.
               </p>
-              <FieldTable caption="Form fields" fields={uploadFields} />
+              <FieldTable caption="Form fields" fields={formFields(route)} />
             </>
           )}
           {creates && (

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { isReceivedFile, type ReceivedFile } from "../files/received-file";
+import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
+
+export const PURPOSE_MAX_LENGTH = 64;
+
+const PURPOSE_ERROR = `purpose must be text of at most ${PURPOSE_MAX_LENGTH} characters, without control characters.`;
+
+/**
+ * The form fields of POST /api/v1/files. The handler streams the body to
+ * disk itself, then validates what it received with this schema (400
+ * invalid_request naming the field); the docs' table reads it too.
+ */
+export const uploadFormSchema = z.object({
+  file: z
+    // abort: a missing file stops here, before the check that reads its size.
+    .custom<ReceivedFile>(isReceivedFile, { error: 'Send the file in a multipart field named "file".', abort: true })
+    .refine((file) => file.bytes > 0, "The file is empty.")
+    .describe("The file's bytes; not empty."),
+  purpose: z
+    .string()
+    .max(PURPOSE_MAX_LENGTH, PURPOSE_ERROR)
+    // Shown back in lists and the dashboard: no controls, no text-direction overrides.
+    .refine((value) => !CONTROL_CHARACTERS.test(value) && !BIDI_CONTROLS.test(value), PURPOSE_ERROR)
+    .optional()
+    .describe("Your own note about the file, kept with it; no control or text-direction characters."),
+});
