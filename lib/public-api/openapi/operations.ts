@@ -1,5 +1,6 @@
 // One registry route as one OpenAPI operation: parameters, request body and
 // every answer it can give.
+import type { z } from "zod";
 import { IDEMPOTENCY_KEY_PATTERN } from "../generation-schemas";
 import { pathParamDescriptions, pathParamNames, routeErrors, versionOf, type PublicRoute } from "../routes";
 import { errorResponses } from "./errors";
@@ -68,24 +69,28 @@ function headerParameters(route: PublicRoute): Parameter[] {
   ];
 }
 
+// contentMediaType is 3.1's way to say "bytes"; format: binary is for tools still on 3.0's.
+const BYTES = { type: "string", format: "binary", contentMediaType: "application/octet-stream" };
+
+/** The multipart form from the registry's schema: the file as bytes, every other field as JSON Schema. */
+function formSchema(form: z.ZodObject<Record<string, z.ZodType>>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [name, field] of Object.entries(form.shape)) {
+    const description = field.description;
+    properties[name] =
+      name === "file" ? { ...BYTES, ...(description ? { description } : {}) } : jsonSchema(field, "input");
+    if (!field.safeParse(undefined).success) required.push(name);
+  }
+  return { type: "object", required, properties };
+}
+
 function requestBody(route: PublicRoute): RequestBody | undefined {
-  if (route.body === "multipart") {
+  if (route.body === "multipart" && route.form) {
     return {
       required: true,
       description: "At most 20 MiB by default.",
-      content: {
-        "multipart/form-data": {
-          schema: {
-            type: "object",
-            required: ["file"],
-            properties: {
-              // contentMediaType is 3.1's way to say "bytes"; format: binary is for tools still on 3.0's.
-              file: { type: "string", format: "binary", contentMediaType: "application/octet-stream" },
-              purpose: { type: "string", maxLength: 64, description: "Free text, kept with the file." },
-            },
-          },
-        },
-      },
+      content: { "multipart/form-data": { schema: formSchema(route.form) } },
     };
   }
   if (route.body === "json" && route.request) {
