@@ -120,7 +120,7 @@ export function RestrictionFields({ initial, environment, options, value, fieldE
               ? `Can call all ${total} routes, and any added later`
               : `Can call ${routes.length} of ${total} routes`}
           </summary>
-          <ul className="mt-1 flex flex-col gap-0.5 font-mono">
+          <ul className="mt-1 flex flex-col gap-0.5 font-mono break-all">
             {routes.map((route) => (
               <li key={route}>{route}</li>
             ))}

@@ -18,6 +18,14 @@ test("the README's screenshots", async ({ page }) => {
   await signUp(page, `ada-${Date.now()}@example.com`);
   await createKey(page, "billing service", { environment: "Production", expires: "In 90 days" });
   await createKey(page, "search indexer");
+  // A restricted key, so the list shows what a restriction looks like.
+  await page.getByRole("link", { name: "search indexer" }).click();
+  await page.getByRole("button", { name: "Edit access of “search indexer”" }).click();
+  await page.getByRole("radio", { name: /Read only/ }).check();
+  await page.getByLabel("IP allowlist (optional)").fill("203.0.113.0/24");
+  await page.getByRole("button", { name: "Save access" }).click();
+  await expect(page.getByTestId("toast")).toBeVisible();
+  await page.goto("/dashboard");
   await createKey(page, "nightly export", { environment: "Production" });
   const rotate = await rowAction(page, "nightly export", "Rotate");
   await rotate.getByRole("button", { name: "Rotate key" }).click();
@@ -30,6 +38,10 @@ test("the README's screenshots", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("nightly export");
   await shoot(page, "key-page.png");
   const keyPage = new URL(page.url()).pathname;
+  await page.goto("/dashboard");
+  await page.getByRole("link", { name: "search indexer" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("search indexer");
+  const restrictedKeyPage = new URL(page.url()).pathname;
 
   await page.goto("/docs/authentication");
   await shoot(page, "docs-authentication.png");
@@ -57,12 +69,33 @@ test("the README's screenshots", async ({ page }) => {
         const name = href === keyPage ? "key-page" : href.replace(/[^a-z0-9]+/gi, "_") || "home";
         await page.screenshot({ path: path.join(REVIEW, `${name}-${tag}.png`), fullPage: true });
       }
+      await page.goto(restrictedKeyPage);
+      await page.getByRole("button", { name: "Edit access of “search indexer”" }).click();
+      await page.screenshot({ path: path.join(REVIEW, `key-access-edit-${tag}.png`), fullPage: true });
       await page.goto("/dashboard");
       await page.getByRole("button", { name: "Actions for “billing service”" }).click();
       await page.screenshot({ path: path.join(REVIEW, `menu-${tag}.png`) });
       await page.keyboard.press("Escape");
       await page.getByRole("button", { name: "Create key" }).click();
       await page.screenshot({ path: path.join(REVIEW, `create-dialog-${tag}.png`) });
+      // The restriction fields, with chosen scopes and the routes they allow.
+      await page
+        .getByRole("dialog")
+        .getByRole("radio", { name: /Chosen scopes/ })
+        .check();
+      await page
+        .getByRole("dialog")
+        .getByRole("checkbox", { name: /models:invoke/ })
+        .check();
+      await page
+        .getByRole("dialog")
+        .getByText(/Can call \d+ of 13 routes/)
+        .click();
+      await page
+        .getByRole("dialog")
+        .getByLabel(/Rate limit/)
+        .scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(REVIEW, `create-dialog-scopes-${tag}.png`) });
       await page.getByRole("dialog").getByLabel("Label").fill("review");
       await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
       await expect(page.getByRole("alertdialog")).toBeVisible();
