@@ -19,7 +19,7 @@ function RouteRow({ route }: { route: PublicRoute }) {
       <Td>{route.summary}</Td>
       <Td>
         <Link href={scopeHref(route.scope)}>
-          <code className="whitespace-nowrap">{route.scope}</code>
+          <code className="break-all">{route.scope}</code>
         </Link>
       </Td>
     </tr>

@@ -18,13 +18,23 @@ interface Props {
   label: string;
   environment: KeyEnvironment;
   restrictions: KeyRestrictions;
+  /** The operator set the limit: it may be above the default, and saving it unchanged keeps it. */
+  rateLimitByOperator: boolean;
   options: RestrictionOptions;
   /** False for a revoked or expired key: there is nothing left to restrict. */
   editable: boolean;
 }
 
 /** The key page's "Access" section: what the key can do, from where and how often, edited in place. */
-export function KeyAccess({ keyId, label, environment, restrictions, options, editable }: Props) {
+export function KeyAccess({
+  keyId,
+  label,
+  environment,
+  restrictions,
+  rateLimitByOperator,
+  options,
+  editable,
+}: Props) {
   const toast = useToast();
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
@@ -74,7 +84,7 @@ export function KeyAccess({ keyId, label, environment, restrictions, options, ed
             <dd>
               {restrictions.rateLimit === null
                 ? `Default, ${defaultLimit} per minute`
-                : `${restrictions.rateLimit} per minute`}
+                : `${restrictions.rateLimit} per minute${rateLimitByOperator ? ", set by an operator" : ""}`}
             </dd>
           </div>
         </dl>

@@ -87,6 +87,7 @@ export async function createGeneration(
             key: idempotencyKey,
             requestHash: hash,
             generationId: generation.id,
+            response: JSON.stringify(toGenerationObject(generation)),
             createdAt: now,
           },
         });
@@ -113,8 +114,11 @@ async function replayed(owner: Owner, key: string, hash: string, now: Date): Pro
       "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
     );
   }
-  const generation = await findGeneration(owner, record.generationId);
-  return generation;
+  // The first answer, as it was: reading a generation's progress needs generations:read (GET), not a retry.
+  // Records written before responses were kept (at most 24 hours old) answer the generation as it is.
+  // JSON this module wrote from a GenerationObject; the route's response schema checks it again on the way out.
+  if (record.response) return JSON.parse(record.response) as GenerationObject;
+  return findGeneration(owner, record.generationId);
 }
 
 /** The owner's generation, or null; with `app`, only a generation of that app. */

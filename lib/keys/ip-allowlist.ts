@@ -11,11 +11,20 @@ export type EntryResult = { ok: true; entry: string } | { ok: false; error: stri
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** Strict forms only: "127.1" and "0x7f.0.0.1" are valid to ipaddr.js, but nobody means them. */
+/**
+ * Strict forms only: "127.1", "0x7f.0.0.1" and "010.0.0.1" are valid to
+ * ipaddr.js, but nobody means them. An IPv6 address with a dotted tail must
+ * be IPv4-mapped (::ffff:a.b.c.d): ipaddr.js reads the deprecated
+ * IPv4-compatible form (::a.b.c.d) as mapped too, which would turn a small
+ * IPv6 range into a wide IPv4 one.
+ */
 function parseAddress(text: string): Address | null {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
-  if (text.includes(":") && !text.includes("%") && ipaddr.IPv6.isValid(text)) return ipaddr.IPv6.parse(text);
-  return null;
+  if (!text.includes(":") || text.includes("%") || !ipaddr.IPv6.isValid(text)) return null;
+  if (text.includes(".") && !/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(text)) return null;
+  const tail = /:(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
+  if (tail !== undefined && !ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
+  return ipaddr.IPv6.parse(text);
 }
 
 /** An IPv4-mapped IPv6 range (::ffff:203.0.113.0/120) is the IPv4 range it maps. */
@@ -61,7 +70,7 @@ export type AllowlistResult = { ok: true; entries: string[] | null } | { ok: fal
 
 /** A list typed by a person: entries separated by commas, spaces or new lines. Empty means anywhere. */
 export function parseAllowlist(input: string): AllowlistResult {
-  const parts = input.split(/[\s,]+/).filter(Boolean);
+  const parts = [...new Set(input.split(/[\s,]+/).filter(Boolean))];
   if (parts.length === 0) return { ok: true, entries: null };
   if (parts.length > MAX_ALLOWLIST_ENTRIES) {
     return { ok: false, error: `Use at most ${MAX_ALLOWLIST_ENTRIES} entries; a wider range can cover several.` };
@@ -109,12 +118,14 @@ function ranges(entries: readonly string[]): [Address, number][] {
 /**
  * Whether a client IP is inside the allowlist. An IPv4-mapped IPv6 client
  * (::ffff:203.0.113.7, as a dual-stack socket reports IPv4 peers) is matched
- * as IPv4. An address that does not parse ("unknown", a forged
- * X-Forwarded-For entry) is never allowed.
+ * as IPv4. An address that does not parse strictly ("unknown", a forged
+ * X-Forwarded-For entry, a zone id) is never allowed.
  */
 export function ipAllowed(clientIp: string, entries: readonly string[]): boolean {
-  if (!ipaddr.isValid(clientIp)) return false;
-  const address = ipaddr.process(clientIp);
+  // The same strict reading as the allowlist's entries: a forwarded "0177.0.0.1" or "167772161" is no address.
+  const parsed = parseAddress(clientIp);
+  if (!parsed) return false;
+  const [address] = unmapped(parsed, parsed instanceof ipaddr.IPv4 ? 32 : 128);
   return ranges(entries).some(([range, bits]) => {
     if (address instanceof ipaddr.IPv4) return range instanceof ipaddr.IPv4 && address.match(range, bits);
     return range instanceof ipaddr.IPv6 && address.match(range, bits);

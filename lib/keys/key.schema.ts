@@ -27,19 +27,25 @@ const MAX_EXPIRY_DAYS = 5 * 366;
  * the limit is below the environment's default is checked where the
  * environment is known (lib/keys/lifecycle.ts).
  */
+const accessSchema = z.enum(["all", "read-only", "custom"], { error: "Choose what the key can do." });
+
 const restrictionFields = {
-  access: z.enum(["all", "read-only", "custom"], { error: "Choose what the key can do." }).default("all"),
+  // A new key is All unless the form says otherwise; an edit must say (below).
+  access: accessSchema.default("all"),
   ...Object.fromEntries(SCOPE_NAMES.map((scope) => [scopeField(scope), z.literal("on").optional()])),
   allowedIps: z.string().max(4_000, "The allowlist is too long.").default(""),
   rateLimit: z
     .string()
     .trim()
     .default("")
-    .refine((value) => value === "" || /^\d{1,7}$/.test(value), "Enter a whole number of requests per minute.")
+    .refine(
+      (value) => value === "" || /^\d{1,7}$/.test(value),
+      `Enter a whole number of requests per minute, from 1 to ${MAX_RATE_LIMIT}.`,
+    )
     .transform((value) => (value === "" ? null : Number(value)))
     .refine(
       (value) => value === null || (value >= 1 && value <= MAX_RATE_LIMIT),
-      "Enter at least 1 request per minute.",
+      `Enter a whole number of requests per minute, from 1 to ${MAX_RATE_LIMIT}.`,
     ),
 };
 
@@ -69,7 +75,7 @@ function toRestrictions(input: RestrictionInput, ctx: z.RefinementCtx): KeyRestr
 }
 
 export const updateRestrictionsSchema = z
-  .object({ keyId: keyIdSchema, ...restrictionFields })
+  .object({ keyId: keyIdSchema, ...restrictionFields, access: accessSchema })
   .transform((input, ctx) => {
     const restrictions = toRestrictions(input, ctx);
     return restrictions === z.NEVER ? z.NEVER : { keyId: input.keyId, restrictions };

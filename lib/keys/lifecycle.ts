@@ -54,6 +54,8 @@ interface NewKey {
   environment: KeyEnvironment;
   expiresAt: Date | null;
   restrictions: KeyRestrictions;
+  /** Whether the operator set the rate limit (it may then stay above the environment's default). */
+  rateLimitByOperator: boolean;
 }
 
 /** Who may set a limit above the environment's default: the operator CLI, never the dashboard. */
@@ -90,6 +92,7 @@ async function insertKey(tx: Tx, userId: string, input: NewKey, now: Date) {
       expiresAt: input.expiresAt,
       createdAt: now,
       ...toStoredRestrictions(input.restrictions),
+      rateLimitByOperator: input.rateLimitByOperator,
     },
     select: { id: true, ...keyViewSelect },
   });
@@ -114,7 +117,7 @@ async function recordReplacementCreated(
 
 export async function createKey(
   actor: Actor,
-  input: Omit<NewKey, "restrictions"> & { restrictions?: KeyRestrictions },
+  input: Omit<NewKey, "restrictions" | "rateLimitByOperator"> & { restrictions?: KeyRestrictions },
   now = new Date(),
   policy: RestrictionPolicy = {},
 ): Promise<IssuedKey> {
@@ -130,7 +133,8 @@ export async function createKey(
         `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`,
       );
     }
-    const { row, secret } = await insertKey(tx, actor.userId, { ...input, restrictions }, now);
+    const rateLimitByOperator = Boolean(policy.allowAboveDefaultLimit) && restrictions.rateLimit !== null;
+    const { row, secret } = await insertKey(tx, actor.userId, { ...input, restrictions, rateLimitByOperator }, now);
     await recordAudit(tx, actor, "key.created", row.publicId, {
       environment: input.environment,
       label: input.label,
@@ -171,13 +175,17 @@ export async function updateRestrictions(
         `This key is ${status === "revoked" ? "revoked" : "expired"}: it no longer works, so there is nothing to restrict.`,
       );
     }
-    refuseLimitAboveDefault(restrictions, key.environment as KeyEnvironment, policy);
+    // An operator's limit stays the operator's while the user edits the rest; a new limit is checked.
+    const keepsOperatorLimit = key.rateLimitByOperator && restrictions.rateLimit === key.rateLimit;
+    if (!keepsOperatorLimit) refuseLimitAboveDefault(restrictions, key.environment as KeyEnvironment, policy);
     const before = fromStoredRestrictions(key);
     if (sameRestrictions(before, restrictions))
       throw new KeyActionError("Nothing changed: the key already has these settings.");
+    const rateLimitByOperator =
+      restrictions.rateLimit !== null && (Boolean(policy.allowAboveDefaultLimit) || keepsOperatorLimit);
     const row = await tx.apiKey.update({
       where: { id: key.id },
-      data: toStoredRestrictions(restrictions),
+      data: { ...toStoredRestrictions(restrictions), rateLimitByOperator },
       select: keyViewSelect,
     });
     await recordAudit(tx, actor, "key.restricted", publicId, {
@@ -226,6 +234,7 @@ export async function rotateKey(
         environment: old.environment as KeyEnvironment,
         expiresAt: old.expiresAt,
         restrictions: fromStoredRestrictions(old),
+        rateLimitByOperator: old.rateLimitByOperator,
       },
       now,
     );
@@ -310,6 +319,7 @@ export async function reportLeak(actor: Actor, publicId: string, now = new Date(
           environment: key.environment as KeyEnvironment,
           expiresAt: key.expiresAt,
           restrictions: fromStoredRestrictions(key),
+          rateLimitByOperator: key.rateLimitByOperator,
         },
         now,
       );

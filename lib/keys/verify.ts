@@ -12,6 +12,8 @@ export type VerifiedKey = {
   environment: KeyEnvironment;
   lastUsedAt: Date | null;
   restrictions: KeyRestrictions;
+  /** The operator set the rate limit: it holds even above the environment's default. */
+  rateLimitByOperator: boolean;
 };
 
 export type Verification = { ok: true; key: VerifiedKey } | { ok: false; reason: "invalid" | "revoked" | "expired" };
@@ -35,6 +37,7 @@ export async function verifyApiKey(secret: string, now = new Date()): Promise<Ve
       successorId: true,
       lastUsedAt: true,
       ...restrictionsSelect,
+      rateLimitByOperator: true,
     },
   });
   if (!row) return { ok: false, reason: "invalid" };
@@ -50,6 +53,7 @@ export async function verifyApiKey(secret: string, now = new Date()): Promise<Ve
       environment: row.environment as KeyEnvironment,
       lastUsedAt,
       restrictions: fromStoredRestrictions(row),
+      rateLimitByOperator: row.rateLimitByOperator,
     },
   };
 }

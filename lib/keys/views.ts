@@ -32,6 +32,8 @@ export interface KeyView {
   predecessor: KeyLink | null;
   /** Its scopes, IP allowlist and rate limit. */
   restrictions: KeyRestrictions;
+  /** The operator set its rate limit (it may be above the environment's default). */
+  rateLimitByOperator: boolean;
 }
 
 const link = { select: { publicId: true, label: true } } as const;
@@ -51,6 +53,7 @@ export const keyViewSelect = {
   successor: link,
   predecessor: link,
   ...restrictionsSelect,
+  rateLimitByOperator: true,
 } as const;
 
 type SelectedLink = { publicId: string; label: string } | null;
@@ -83,5 +86,6 @@ export function toKeyView(row: SelectedKey, now = new Date()): KeyView {
     successor: toLink(row.successor),
     predecessor: toLink(row.predecessor),
     restrictions: fromStoredRestrictions(row),
+    rateLimitByOperator: row.rateLimitByOperator,
   };
 }

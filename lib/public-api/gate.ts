@@ -72,6 +72,16 @@ export function rateLimitStore(): RateLimitStore {
 }
 
 /**
+ * The key's own limit. A user's can only be tighter than the environment's,
+ * also after an operator lowers the default; an operator's holds as set.
+ */
+export function keyRateLimit(key: Pick<VerifiedKey, "restrictions" | "rateLimitByOperator">, perKey: number): number {
+  const own = key.restrictions.rateLimit;
+  if (own === null) return perKey;
+  return key.rateLimitByOperator ? own : Math.min(own, perKey);
+}
+
+/**
  * Counts the request against its key (step 11 of the gate's order), then
  * against all of the account's keys of that environment (step 12). A request
  * the key's own limit refuses does not use the account's allowance. The
@@ -81,7 +91,7 @@ export function rateLimitStore(): RateLimitStore {
  */
 async function countRequest(key: VerifiedKey): Promise<CountedRate | undefined> {
   const limits = rateLimits(getEnv(), key.environment);
-  const keyLimit = key.restrictions.rateLimit ?? limits.perKey;
+  const keyLimit = keyRateLimit(key, limits.perKey);
   try {
     const store = rateLimitStore();
     const perKey: CountedRate = { ...(await checkRateLimit(store, keyBucket(key.id), keyLimit)), scope: "key" };
@@ -223,6 +233,7 @@ const BENCH_KEY: VerifiedKey = {
   environment: "dev",
   lastUsedAt: null,
   restrictions: UNRESTRICTED,
+  rateLimitByOperator: false,
 };
 
 /** Step 13: the body is read here; the route's handler validates it, then the query (lib/public-api/define-handler.ts). */

@@ -8,9 +8,11 @@ import { db } from "@/lib/db";
 import { createKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
 import { KeyActionError } from "@/lib/keys/errors";
+import { keyRateLimit } from "@/lib/public-api/gate";
 import { routeErrors, type PublicRoute } from "@/lib/public-api/routes";
 import { READ_ONLY_SCOPES, SCOPE_NAMES, type Scope } from "@/lib/public-api/scopes";
 import { callApi, makeKeyFixtures, publicRoutes } from "../helpers/api-fixtures";
+import { startApiServer } from "../helpers/api-server";
 
 vi.hoisted(() => {
   process.env.RATE_LIMIT_DEV_PER_MINUTE = "100000";
@@ -126,6 +128,26 @@ describe("the order of the checks", () => {
   });
 });
 
+describe("the HTTP test server (tests/helpers/api-server.ts), like server.mjs", () => {
+  it("takes the client address from the socket, never from a client-sent header", async () => {
+    const server = await startApiServer();
+    try {
+      const elsewhere = await keyWith({ allowedIps: ["198.51.100.0/24"] });
+      const forged = await fetch(`${server.baseUrl}/api/v1/models`, {
+        headers: { ...from(elsewhere.secret, "198.51.100.7"), "X-Forwarded-For": "198.51.100.7" },
+      });
+      expect(forged.status).toBe(403);
+      expect(((await forged.json()) as { error: { message: string } }).error.message).toContain("127.0.0.1");
+      const here = await keyWith({ allowedIps: ["127.0.0.1"] });
+      expect(
+        (await fetch(`${server.baseUrl}/api/v1/models`, { headers: from(here.secret, "198.51.100.7") })).status,
+      ).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("the key's own rate limit", () => {
   it("applies instead of the environment's, and the headers say so", async () => {
     const models = publicRoutes.find((route) => route.name === "list_models")!;
@@ -151,6 +173,80 @@ describe("the key's own rate limit", () => {
       { allowAboveDefaultLimit: true },
     );
     expect(operator.key.restrictions.rateLimit).toBe(200_000);
+  });
+});
+
+describe("an operator's limit and a user's", () => {
+  const own = (rateLimit: number, rateLimitByOperator: boolean) => ({
+    restrictions: { scopes: "all" as const, allowedIps: null, rateLimit },
+    rateLimitByOperator,
+  });
+
+  it("a user's limit never passes the environment's default, even after the default is lowered", () => {
+    expect(keyRateLimit(own(1000, false), 5)).toBe(5);
+    expect(keyRateLimit(own(3, false), 5)).toBe(3);
+    expect(keyRateLimit(own(1000, true), 5)).toBe(1000);
+    expect(
+      keyRateLimit({ ...own(1, false), restrictions: { ...own(1, false).restrictions, rateLimit: null } }, 5),
+    ).toBe(5);
+  });
+
+  it("an operator's limit survives the user's edits of the rest and rotation, but not a new limit from the user", async () => {
+    const operator = await createKey(
+      actor,
+      {
+        label: "operator limit",
+        environment: "dev",
+        expiresAt: null,
+        restrictions: { scopes: "all", allowedIps: null, rateLimit: 200_000 },
+      },
+      new Date(),
+      { allowAboveDefaultLimit: true },
+    );
+    expect(operator.key.rateLimitByOperator).toBe(true);
+    const edited = await updateRestrictions(actor, operator.key.id, {
+      scopes: ["catalog:read"],
+      allowedIps: null,
+      rateLimit: 200_000,
+    });
+    expect(edited).toMatchObject({ rateLimitByOperator: true, restrictions: { rateLimit: 200_000 } });
+    const rotated = await rotateKey(actor, operator.key.id, "1h");
+    expect(rotated.key).toMatchObject({ rateLimitByOperator: true, restrictions: { rateLimit: 200_000 } });
+    await expect(
+      updateRestrictions(actor, rotated.key.id, { scopes: "all", allowedIps: null, rateLimit: 150_000 }),
+    ).rejects.toThrow(/at most 100000 requests per minute/);
+    const lowered = await updateRestrictions(actor, rotated.key.id, { scopes: "all", allowedIps: null, rateLimit: 50 });
+    expect(lowered.rateLimitByOperator).toBe(false);
+  });
+});
+
+describe("an idempotent retry answers what the first call did", () => {
+  it("so a key without generations:read cannot poll a generation's output by retrying its create", async () => {
+    const create = publicRoutes.find((route) => route.name === "create_generation")!;
+    const writeOnly = await keyWith({ scopes: ["generations:write"] }, "write only");
+    const headers = { ...from(writeOnly.secret), "Idempotency-Key": `retry-${Date.now()}` };
+    const first = await callApi(create, { headers });
+    expect(first.status).toBe(201);
+    expect(first.json).toMatchObject({ status: "queued", output: null });
+    // The worker finishes it.
+    await db.generation.update({
+      where: { id: first.json.id },
+      data: {
+        status: "succeeded",
+        output: JSON.stringify({ type: "image", url: "data:image/svg+xml,done" }),
+        completedAt: new Date(),
+      },
+    });
+    const retry = await callApi(create, { headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.json).toEqual(first.json);
+    const read = publicRoutes.find((route) => route.name === "get_generation")!;
+    const polled = await callApi(read, {
+      headers: from(writeOnly.secret),
+      path: `/api/v1/generations/${first.json.id}`,
+    });
+    expect(polled.json.error.code).toBe("insufficient_scope");
   });
 });
 

@@ -35,6 +35,10 @@ describe("parseAllowlistEntry", () => {
     ["10.0.0.1/24", "did you mean 10.0.0.0/24?"],
     ["2001:db8::1/32", "did you mean 2001:db8::/32?"],
     ["0.0.0.0/0", "allows every address"],
+    // The deprecated IPv4-compatible form: ipaddr.js would read it as mapped, half of IPv4 for ::0.0.0.0/97.
+    ["::1.2.3.4", "is not an IPv4 or IPv6 address"],
+    ["::0.0.0.0/97", "is not an IPv4 or IPv6 address"],
+    ["::ffff:010.0.0.1", "is not an IPv4 or IPv6 address"],
     ["::/0", "allows every address"],
   ])("refuses %s with a message that says why", (text, message) => {
     const result = entry(text);
@@ -55,6 +59,19 @@ describe("parseAllowlist", () => {
   it("refuses the whole list when one entry is bad: nothing is dropped silently", () => {
     const result = parseAllowlist("203.0.113.0/24\n10.0.0.300");
     expect(result).toEqual({ ok: false, error: expect.stringContaining("10.0.0.300") });
+  });
+
+  it("counts an entry typed twice once", () => {
+    expect(
+      parseAllowlist(
+        Array(MAX_ALLOWLIST_ENTRIES + 10)
+          .fill("10.0.0.1")
+          .join("\n"),
+      ),
+    ).toEqual({
+      ok: true,
+      entries: ["10.0.0.1/32"],
+    });
   });
 
   it(`refuses more than ${MAX_ALLOWLIST_ENTRIES} entries`, () => {
@@ -78,6 +95,15 @@ describe("ipAllowed", () => {
   it("matches an IPv4-mapped IPv6 client as IPv4", () => {
     expect(ipAllowed("::ffff:203.0.113.9", list)).toBe(true);
     expect(ipAllowed("::ffff:10.0.0.1", list)).toBe(false);
+  });
+
+  it("reads a client address as strictly as an entry: shorthand, octal, hex, integer and zone forms never match", () => {
+    const local = ["10.0.0.1/32", "127.0.0.1/32"];
+    for (const forged of ["167772161", "0xa.0.0.1", "10.1", "0177.0.0.1", "::10.0.0.1", "::ffff:10.0.0.1%eth0"]) {
+      expect(ipAllowed(forged, local), forged).toBe(false);
+    }
+    expect(ipAllowed("10.0.0.1", local)).toBe(true);
+    expect(ipAllowed("::ffff:127.0.0.1", local)).toBe(true);
   });
 
   it("never allows an address that does not parse", () => {

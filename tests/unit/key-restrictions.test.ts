@@ -38,6 +38,15 @@ describe("the restriction fields of the key forms", () => {
     expect(fieldOf({ access: "everything" })?.[0]?.[0]).toBe("access");
   });
 
+  it("name the allowed range of a rate limit, and an edit must say what the key can do", () => {
+    const tooHigh = createKeySchema.safeParse({ ...base, rateLimit: "9999999" });
+    expect(tooHigh.success ? null : tooHigh.error.issues[0]?.message).toBe(
+      "Enter a whole number of requests per minute, from 1 to 1000000.",
+    );
+    const noAccess = updateRestrictionsSchema.safeParse({ keyId: "key_0123456789abcdef", allowedIps: "" });
+    expect(noAccess.success ? null : noAccess.error.issues[0]?.path).toEqual(["access"]);
+  });
+
   it("the edit form takes the same fields for a key id", () => {
     const parsed = updateRestrictionsSchema.parse({
       keyId: "key_0123456789abcdef",

@@ -85,6 +85,7 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
             label={key.label}
             environment={key.environment}
             restrictions={key.restrictions}
+            rateLimitByOperator={key.rateLimitByOperator}
             options={restrictionOptions()}
             editable={isUsable(key.status)}
           />

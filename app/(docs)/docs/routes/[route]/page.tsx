@@ -106,8 +106,9 @@ export default async function RoutePage({ params }: { params: Promise<{ route: s
           {creates && (
             <p>
               Optional header <code>Idempotency-Key</code> (1 to 255 visible ASCII characters, scoped to the API key
-              that sends it): a retry with the same API key, Idempotency-Key and body within 24 hours answers the same
-              generation with <code>Idempotent-Replayed: true</code>; the same key with another body is{" "}
+              that sends it): a retry with the same API key, Idempotency-Key and body within 24 hours answers the first
+              call&apos;s answer again, as it was (the generation as created; read its progress with GET), with{" "}
+              <code>Idempotent-Replayed: true</code>; the same key with another body is{" "}
               <Link href="/docs/errors#idempotency_key_mismatch">422</Link>.
             </p>
           )}
