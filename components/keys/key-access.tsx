@@ -26,15 +26,7 @@ interface Props {
 }
 
 /** The key page's "Access" section: what the key can do, from where and how often, edited in place. */
-export function KeyAccess({
-  keyId,
-  label,
-  environment,
-  restrictions,
-  rateLimitByOperator,
-  options,
-  editable,
-}: Props) {
+export function KeyAccess({ keyId, label, environment, restrictions, rateLimitByOperator, options, editable }: Props) {
   const toast = useToast();
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
