@@ -112,7 +112,9 @@ export default function RestrictedKeysPage() {
               <p>
                 A range with bits set after the prefix (<code>203.0.113.7/24</code>) is refused with a suggestion (
                 <code>203.0.113.0/24</code>) rather than silently widened, and <code>/0</code>, which would allow every
-                address, is refused: leave the allowlist empty instead.
+                address, is refused: leave the allowlist empty instead. Addresses are read in their usual forms only:
+                four-part decimal IPv4 (not <code>127.1</code> or <code>0177.0.0.1</code>), IPv6 without a zone id, and
+                an IPv6 address with a dotted tail only as <code>::ffff:a.b.c.d</code>.
               </p>
               <p>
                 The address checked is your server&apos;s as Keyport sees it, the same one the key&apos;s{" "}
@@ -136,10 +138,11 @@ export default function RestrictedKeysPage() {
               A key can have a rate limit of its own, in requests per minute, up to its environment&apos;s:{" "}
               {devLimits.perKey} for a development key and {prodLimits.perKey} for a production key by default (
               <Link href="/docs/limits-and-versioning#rate-limits">rate limits</Link>). Leave it empty for the
-              environment&apos;s limit. The account-wide limit over all of the environment&apos;s keys still applies,
-              and the <code>RateLimit-*</code> headers describe whichever limit has fewer requests left. Over either,
-              the answer is <Link href="/docs/errors#rate_limited">429 rate_limited</Link>. Use it to keep one
-              integration from using up the account&apos;s allowance.
+              environment&apos;s limit. If the operator later lowers the environment&apos;s limit, your key&apos;s limit
+              is lowered with it. The account-wide limit over all of the environment&apos;s keys still applies, and the{" "}
+              <code>RateLimit-*</code> headers describe whichever limit has fewer requests left. Over either, the answer
+              is <Link href="/docs/errors#rate_limited">429 rate_limited</Link>. Use it to keep one integration from
+              using up the account&apos;s allowance.
             </p>
           ),
         },
