@@ -111,8 +111,10 @@ describe("the route pages and the route list", () => {
     expect(rows.map(([, name]) => name).sort()).toEqual(routes.map((route) => route.name).sort());
     for (const [, name, row = ""] of rows) {
       const route = routes.find((r) => r.name === name)!;
-      expect(row, name).toContain(
-        `<a href="${scopeHref(route.scope)}"><code class="whitespace-nowrap">${route.scope}</code></a>`,
+      // The last cell links the route's scope to its row on the restricted-keys page (the styling may change).
+      const cell = /<td[^>]*>((?:(?!<td)[\s\S])*)<\/td>$/.exec(row)?.[1] ?? "";
+      expect(cell, name).toMatch(
+        new RegExp(`^<a href="${scopeHref(route.scope)}"><code[^>]*>${route.scope}</code></a>$`),
       );
     }
   });
