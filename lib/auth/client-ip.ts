@@ -6,6 +6,19 @@
 // proxy saw it, and anything further left may be forged.
 export const PEER_IP_HEADER = "x-keyport-peer-ip";
 
+/**
+ * Some proxies (Azure Application Gateway, for one) write the client's port
+ * too: "203.0.113.7:5678", "[2001:db8::1]:443". The address is what counts,
+ * for the allowlist and the per-IP limits alike; anything else stays as sent
+ * (and then matches no allowlist).
+ */
+function withoutPort(entry: string): string {
+  const bracketed = /^\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?$/.exec(entry);
+  if (bracketed) return bracketed[1]!;
+  const v4WithPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
+  return v4WithPort ? v4WithPort[1]! : entry;
+}
+
 export function clientIp(headers: Headers, trustedProxies: number): string {
   if (trustedProxies > 0) {
     const forwarded = headers
@@ -14,7 +27,7 @@ export function clientIp(headers: Headers, trustedProxies: number): string {
       .map((entry) => entry.trim())
       .filter(Boolean);
     if (forwarded && forwarded.length > 0) {
-      return forwarded[Math.max(0, forwarded.length - trustedProxies)] ?? "unknown";
+      return withoutPort(forwarded[Math.max(0, forwarded.length - trustedProxies)] ?? "unknown");
     }
   }
   return headers.get(PEER_IP_HEADER) ?? "unknown";

@@ -14,17 +14,23 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6;
 /**
  * Strict forms only: "127.1", "0x7f.0.0.1" and "010.0.0.1" are valid to
  * ipaddr.js, but nobody means them. An IPv6 address with a dotted tail must
- * be IPv4-mapped (::ffff:a.b.c.d): ipaddr.js reads the deprecated
- * IPv4-compatible form (::a.b.c.d) as mapped too, which would turn a small
- * IPv6 range into a wide IPv4 one.
+ * be IPv4-mapped (::ffff:a.b.c.d, in any spelling RFC 4291 allows):
+ * ipaddr.js reads the deprecated IPv4-compatible form (::a.b.c.d) as mapped
+ * too, which would turn a small IPv6 range into a wide IPv4 one.
  */
 function parseAddress(text: string): Address | null {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
   if (!text.includes(":") || text.includes("%") || !ipaddr.IPv6.isValid(text)) return null;
-  if (text.includes(".") && !/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(text)) return null;
-  const tail = /:(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
-  if (tail !== undefined && !ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
-  return ipaddr.IPv6.parse(text);
+  const dotted = /:([^:]*\.[^:]*)$/.exec(text)?.[1];
+  if (dotted === undefined) return ipaddr.IPv6.parse(text);
+  if (!ipaddr.IPv4.isValidFourPartDecimal(dotted)) return null;
+  // The groups before the dotted tail must spell ::ffff: themselves. The tail becomes two hex groups first:
+  // with a dotted tail left in, ipaddr.js would call ::a.b.c.d mapped.
+  const head = text.slice(0, -dotted.length);
+  if (!ipaddr.IPv6.isValid(`${head}0:0`)) return null;
+  const groups = ipaddr.IPv6.parse(`${head}0:0`).parts;
+  const mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
+  return mapped ? ipaddr.IPv6.parse(text) : null;
 }
 
 /** An IPv4-mapped IPv6 range (::ffff:203.0.113.0/120) is the IPv4 range it maps. */
@@ -70,16 +76,17 @@ export type AllowlistResult = { ok: true; entries: string[] | null } | { ok: fal
 
 /** A list typed by a person: entries separated by commas, spaces or new lines. Empty means anywhere. */
 export function parseAllowlist(input: string): AllowlistResult {
-  const parts = [...new Set(input.split(/[\s,]+/).filter(Boolean))];
+  const parts = input.split(/[\s,]+/).filter(Boolean);
   if (parts.length === 0) return { ok: true, entries: null };
-  if (parts.length > MAX_ALLOWLIST_ENTRIES) {
-    return { ok: false, error: `Use at most ${MAX_ALLOWLIST_ENTRIES} entries; a wider range can cover several.` };
-  }
   const entries: string[] = [];
   for (const part of parts) {
     const result = parseAllowlistEntry(part);
     if (!result.ok) return result;
+    // Repeats count once, however they are spelled (203.0.113.7 and 203.0.113.7/32 are one entry).
     if (!entries.includes(result.entry)) entries.push(result.entry);
+  }
+  if (entries.length > MAX_ALLOWLIST_ENTRIES) {
+    return { ok: false, error: `Use at most ${MAX_ALLOWLIST_ENTRIES} entries; a wider range can cover several.` };
   }
   return { ok: true, entries };
 }

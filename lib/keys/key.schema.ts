@@ -4,7 +4,7 @@ import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
 import { gracePeriodSchema } from "./grace";
 import { parseAllowlist } from "./ip-allowlist";
-import { MAX_RATE_LIMIT, type KeyRestrictions } from "./restrictions";
+import type { KeyRestrictions } from "./restrictions";
 import { scopeField } from "./scope-field";
 import { READ_ONLY_SCOPES, SCOPE_NAMES } from "../public-api/scopes";
 
@@ -29,24 +29,23 @@ const MAX_EXPIRY_DAYS = 5 * 366;
  */
 const accessSchema = z.enum(["all", "read-only", "custom"], { error: "Choose what the key can do." });
 
+const allowlistText = z.string().max(4_000, "The allowlist is too long.");
+
+// Whether the limit fits the environment's default (or, for the operator, the
+// highest limit) is checked in lib/keys/lifecycle.ts, which knows both.
+const rateLimitText = z
+  .string()
+  .trim()
+  .refine((value) => value === "" || /^\d{1,9}$/.test(value), "Enter a whole number of requests per minute.")
+  .transform((value) => (value === "" ? null : Number(value)))
+  .refine((value) => value === null || value >= 1, "Enter at least 1 request per minute, or leave it empty.");
+
 const restrictionFields = {
-  // A new key is All unless the form says otherwise; an edit must say (below).
+  // A new key is All, anywhere, at the default unless the form says otherwise; an edit must send every field (below).
   access: accessSchema.default("all"),
   ...Object.fromEntries(SCOPE_NAMES.map((scope) => [scopeField(scope), z.literal("on").optional()])),
-  allowedIps: z.string().max(4_000, "The allowlist is too long.").default(""),
-  rateLimit: z
-    .string()
-    .trim()
-    .default("")
-    .refine(
-      (value) => value === "" || /^\d{1,7}$/.test(value),
-      `Enter a whole number of requests per minute, from 1 to ${MAX_RATE_LIMIT}.`,
-    )
-    .transform((value) => (value === "" ? null : Number(value)))
-    .refine(
-      (value) => value === null || (value >= 1 && value <= MAX_RATE_LIMIT),
-      `Enter a whole number of requests per minute, from 1 to ${MAX_RATE_LIMIT}.`,
-    ),
+  allowedIps: allowlistText.default(""),
+  rateLimit: rateLimitText.default(null),
 };
 
 type RestrictionInput = {
@@ -75,7 +74,14 @@ function toRestrictions(input: RestrictionInput, ctx: z.RefinementCtx): KeyRestr
 }
 
 export const updateRestrictionsSchema = z
-  .object({ keyId: keyIdSchema, ...restrictionFields, access: accessSchema })
+  // No defaults here: an edit that left a field out would otherwise clear it.
+  .object({
+    keyId: keyIdSchema,
+    ...restrictionFields,
+    access: accessSchema,
+    allowedIps: allowlistText,
+    rateLimit: rateLimitText,
+  })
   .transform((input, ctx) => {
     const restrictions = toRestrictions(input, ctx);
     return restrictions === z.NEVER ? z.NEVER : { keyId: input.keyId, restrictions };

@@ -9,6 +9,7 @@ import { KEY_NOT_FOUND, KeyActionError } from "./errors";
 import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
 import { GRACE_PERIODS, type GracePeriod } from "./grace";
 import {
+  MAX_RATE_LIMIT,
   describeRestrictions,
   fromStoredRestrictions,
   sameRestrictions,
@@ -63,14 +64,26 @@ export interface RestrictionPolicy {
   allowAboveDefaultLimit?: boolean;
 }
 
-/** A user's own limit can only be tighter than the environment's; the field error names the default. */
+/**
+ * A user's own limit can only be tighter than the environment's (the field
+ * error names the default); the operator's can be anything up to
+ * MAX_RATE_LIMIT.
+ */
 function refuseLimitAboveDefault(
   restrictions: KeyRestrictions,
   environment: KeyEnvironment,
   policy: RestrictionPolicy,
 ) {
+  const limit = restrictions.rateLimit;
+  if (limit === null) return;
+  if (policy.allowAboveDefaultLimit) {
+    if (limit > MAX_RATE_LIMIT) {
+      throw new KeyActionError(`A key's rate limit can be at most ${MAX_RATE_LIMIT} requests per minute.`, "rateLimit");
+    }
+    return;
+  }
   const { perKey } = rateLimits(getEnv(), environment);
-  if (restrictions.rateLimit !== null && restrictions.rateLimit > perKey && !policy.allowAboveDefaultLimit) {
+  if (limit > perKey) {
     const name = environment === "prod" ? "Production" : "Development";
     throw new KeyActionError(
       `${name} keys allow at most ${perKey} requests per minute; enter ${perKey} or fewer, or leave it empty for the default.`,
@@ -175,14 +188,16 @@ export async function updateRestrictions(
         `This key is ${status === "revoked" ? "revoked" : "expired"}: it no longer works, so there is nothing to restrict.`,
       );
     }
-    // An operator's limit stays the operator's while the user edits the rest; a new limit is checked.
-    const keepsOperatorLimit = key.rateLimitByOperator && restrictions.rateLimit === key.rateLimit;
+    // The limit's owner changes only with the limit: an operator's stays the operator's while anyone edits the
+    // rest, and an operator editing the rest does not make a user's limit the operator's.
+    const limitChanged = restrictions.rateLimit !== key.rateLimit;
+    const keepsOperatorLimit = !limitChanged && key.rateLimitByOperator;
     if (!keepsOperatorLimit) refuseLimitAboveDefault(restrictions, key.environment as KeyEnvironment, policy);
     const before = fromStoredRestrictions(key);
     if (sameRestrictions(before, restrictions))
       throw new KeyActionError("Nothing changed: the key already has these settings.");
     const rateLimitByOperator =
-      restrictions.rateLimit !== null && (Boolean(policy.allowAboveDefaultLimit) || keepsOperatorLimit);
+      restrictions.rateLimit !== null && (limitChanged ? Boolean(policy.allowAboveDefaultLimit) : keepsOperatorLimit);
     const row = await tx.apiKey.update({
       where: { id: key.id },
       data: { ...toStoredRestrictions(restrictions), rateLimitByOperator },

@@ -218,6 +218,32 @@ describe("an operator's limit and a user's", () => {
     const lowered = await updateRestrictions(actor, rotated.key.id, { scopes: "all", allowedIps: null, rateLimit: 50 });
     expect(lowered.rateLimitByOperator).toBe(false);
   });
+
+  it("an operator editing the rest of a key does not make the user's own limit the operator's", async () => {
+    const users = await keyWith({ rateLimit: 60 }, "user limit");
+    const operatorEdit = await updateRestrictions(
+      actor,
+      users.key.id,
+      { scopes: "all", allowedIps: ["127.0.0.1/32"], rateLimit: 60 },
+      { allowAboveDefaultLimit: true },
+    );
+    expect(operatorEdit).toMatchObject({ rateLimitByOperator: false, restrictions: { rateLimit: 60 } });
+    const operatorLimit = await updateRestrictions(
+      actor,
+      users.key.id,
+      { scopes: "all", allowedIps: ["127.0.0.1/32"], rateLimit: 70 },
+      { allowAboveDefaultLimit: true },
+    );
+    expect(operatorLimit.rateLimitByOperator).toBe(true);
+    await expect(
+      updateRestrictions(
+        actor,
+        users.key.id,
+        { scopes: "all", allowedIps: null, rateLimit: 2_000_000 },
+        { allowAboveDefaultLimit: true },
+      ),
+    ).rejects.toThrow(/at most 1000000/);
+  });
 });
 
 describe("an idempotent retry answers what the first call did", () => {

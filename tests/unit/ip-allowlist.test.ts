@@ -17,9 +17,12 @@ describe("parseAllowlistEntry", () => {
     expect(entry("::1")).toEqual({ ok: true, entry: "::1/128" });
   });
 
-  it("turns an IPv4-mapped IPv6 range into the IPv4 range it maps", () => {
+  it("turns an IPv4-mapped IPv6 range into the IPv4 range it maps, however RFC 4291 spells it", () => {
     expect(entry("::ffff:203.0.113.0/120")).toEqual({ ok: true, entry: "203.0.113.0/24" });
     expect(entry("::ffff:203.0.113.9")).toEqual({ ok: true, entry: "203.0.113.9/32" });
+    expect(entry("0:0:0:0:0:ffff:203.0.113.9")).toEqual({ ok: true, entry: "203.0.113.9/32" });
+    expect(entry("0000::FFFF:203.0.113.9")).toEqual({ ok: true, entry: "203.0.113.9/32" });
+    expect(entry("::ffff:cb00:7109")).toEqual({ ok: true, entry: "203.0.113.9/32" });
   });
 
   it.each([
@@ -39,6 +42,8 @@ describe("parseAllowlistEntry", () => {
     ["::1.2.3.4", "is not an IPv4 or IPv6 address"],
     ["::0.0.0.0/97", "is not an IPv4 or IPv6 address"],
     ["::ffff:010.0.0.1", "is not an IPv4 or IPv6 address"],
+    ["::ffff:0:1.2.3.4", "is not an IPv4 or IPv6 address"],
+    ["64:ff9b::1.2.3.4", "is not an IPv4 or IPv6 address"],
     ["::/0", "allows every address"],
   ])("refuses %s with a message that says why", (text, message) => {
     const result = entry(text);

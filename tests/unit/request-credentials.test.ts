@@ -58,6 +58,14 @@ describe("clientIp", () => {
     expect(clientIp(headers("203.0.113.9"), 3)).toBe("203.0.113.9");
   });
 
+  it("drops a port a proxy wrote after the address, and nothing else", () => {
+    expect(clientIp(headers("6.6.6.6, 203.0.113.9:5678"), 1)).toBe("203.0.113.9");
+    expect(clientIp(headers("[2001:db8::1]:443"), 1)).toBe("2001:db8::1");
+    expect(clientIp(headers("[2001:db8::1]"), 1)).toBe("2001:db8::1");
+    expect(clientIp(headers("2001:db8::1"), 1)).toBe("2001:db8::1");
+    expect(clientIp(headers("203.0.113.9:port"), 1)).toBe("203.0.113.9:port");
+  });
+
   it("falls back to the peer when a trusted proxy sent no X-Forwarded-For", () => {
     expect(clientIp(headers(), 1)).toBe("10.0.0.2");
     expect(clientIp(new Headers(), 0)).toBe("unknown");
