@@ -26,7 +26,7 @@ const app = next({ dev, turbopack: dev, hostname: "localhost", port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-createServer((req, res) => {
+const server = createServer((req, res) => {
   const answer = screenRequest(req, { trustProxy, publicBaseUrl });
   if (answer) {
     res.writeHead(answer.status, answer.headers);
@@ -38,3 +38,21 @@ createServer((req, res) => {
 }).listen(port, () => {
   console.log(`keyport: ${dev ? "development" : "production"} server on http://localhost:${port}`);
 });
+
+// On SIGTERM or SIGINT: stop taking connections, let the app write what it
+// holds (the usage buffer registers itself in globalThis.keyportBeforeExit),
+// then exit; never more than five seconds.
+const SHUTDOWN_GRACE_MS = 5_000;
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  const hooks = globalThis.keyportBeforeExit ?? [];
+  const done = Promise.allSettled(hooks.map((hook) => hook()));
+  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+  console.log(`keyport: stopped on ${signal}`);
+  process.exit(0);
+}
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
+process.once("SIGINT", () => void shutdown("SIGINT"));

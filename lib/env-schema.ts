@@ -82,6 +82,8 @@ const base = z.object({
   FILES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Days a finished generation is kept.
   GENERATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Days the per-request usage log is kept; the hourly aggregates are kept 400 days.
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // How often each instance prunes what has passed its retention.
   MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   // Uploads one key may have in progress at once, per instance.

@@ -16,7 +16,13 @@ export type VerifiedKey = {
   rateLimitByOperator: boolean;
 };
 
-export type Verification = { ok: true; key: VerifiedKey } | { ok: false; reason: "invalid" | "revoked" | "expired" };
+/** A key the lookup found: enough to record its use (issue: usage), never its secret. */
+export type FoundKey = Pick<VerifiedKey, "id" | "publicId" | "userId">;
+
+export type Verification =
+  | { ok: true; key: VerifiedKey }
+  | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "revoked" | "expired"; key: FoundKey };
 
 /**
  * Checks a presented key: format and checksum first (no database for a
@@ -42,8 +48,8 @@ export async function verifyApiKey(secret: string, now = new Date()): Promise<Ve
   });
   if (!row) return { ok: false, reason: "invalid" };
   const status = keyStatus(row, now);
-  if (status === "revoked" || status === "expired") return { ok: false, reason: status };
   const { id, publicId, userId, lastUsedAt } = row;
+  if (status === "revoked" || status === "expired") return { ok: false, reason: status, key: { id, publicId, userId } };
   return {
     ok: true,
     key: {

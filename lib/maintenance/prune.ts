@@ -5,6 +5,7 @@ import type { Db } from "../db";
 import { SESSION_IDLE_TIMEOUT_MS } from "../auth/limits";
 import { filesRoot } from "../files/store";
 import { IDEMPOTENCY_TTL_MS } from "../generations/service";
+import { hourOf } from "../usage/event";
 
 // What is kept, and for how long (README, "Retention"). Every instance runs
 // this on a schedule; each step is a plain delete of rows past their time, so
@@ -18,7 +19,11 @@ export const AUTH_ATTEMPT_RETENTION_MS = DAY_MS;
 export interface RetentionSettings {
   filesRetentionDays: number;
   generationRetentionDays: number;
+  usageRetentionDays: number;
 }
+
+/** The hourly usage aggregates outlive the request log: a year and a month, for year-over-year charts. */
+export const USAGE_AGGREGATE_RETENTION_DAYS = 400;
 
 export interface PruneCounts {
   authAttempts: number;
@@ -27,6 +32,8 @@ export interface PruneCounts {
   idempotencyRecords: number;
   generations: number;
   files: number;
+  usageEvents: number;
+  usageHours: number;
 }
 
 export async function pruneOnce(db: Db, settings: RetentionSettings, now = new Date()): Promise<PruneCounts> {
@@ -49,6 +56,12 @@ export async function pruneOnce(db: Db, settings: RetentionSettings, now = new D
     },
   });
   const files = await pruneFiles(db, before(settings.filesRetentionDays * DAY_MS));
+  const usageEvents = await db.usageEvent.deleteMany({
+    where: { createdAt: { lt: before(settings.usageRetentionDays * DAY_MS) } },
+  });
+  const usageHours = await db.usageHourly.deleteMany({
+    where: { hour: { lt: hourOf(before(USAGE_AGGREGATE_RETENTION_DAYS * DAY_MS)) } },
+  });
   return {
     authAttempts: authAttempts.count,
     sessions: sessions.count,
@@ -56,6 +69,8 @@ export async function pruneOnce(db: Db, settings: RetentionSettings, now = new D
     idempotencyRecords: idempotencyRecords.count,
     generations: generations.count,
     files,
+    usageEvents: usageEvents.count,
+    usageHours: usageHours.count,
   };
 }
 

@@ -12,7 +12,11 @@ export async function runMaintenance(now = new Date()) {
   try {
     const counts = await pruneOnce(
       db,
-      { filesRetentionDays: env.FILES_RETENTION_DAYS, generationRetentionDays: env.GENERATION_RETENTION_DAYS },
+      {
+        filesRetentionDays: env.FILES_RETENTION_DAYS,
+        generationRetentionDays: env.GENERATION_RETENTION_DAYS,
+        usageRetentionDays: env.USAGE_RETENTION_DAYS,
+      },
       now,
     );
     log.info("maintenance.pruned", { ...counts });

@@ -1,14 +1,14 @@
 import "server-only";
 import { clientIp } from "../auth/client-ip";
-import { db, dbProvider } from "../db";
 import { getEnv } from "../env";
-import { rateLimits } from "../env-schema";
 import { errorResponse } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
 import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs";
 import { ipAllowed } from "../keys/ip-allowlist";
 import { UNRESTRICTED } from "../keys/restrictions";
-import { recordKeyUse, verifyApiKey, type VerifiedKey } from "../keys/verify";
+import { recordKeyUse, verifyApiKey, type FoundKey, type VerifiedKey } from "../keys/verify";
+import { DISCARD_USAGE, USER_AGENT_MAX_LENGTH, type UsageSink } from "../usage/event";
+import { usageBuffer } from "../usage/usage-sink";
 import { log } from "../log";
 import { strictTransportSecurity } from "../security/hsts";
 import { ApiError } from "./api-error";
@@ -22,19 +22,8 @@ import {
   refuseKeyInUrl,
   WWW_AUTHENTICATE_INVALID,
 } from "./credentials";
-import {
-  accountBucket,
-  checkRateLimit,
-  keyBucket,
-  MemoryRateLimitStore,
-  rateLimitHeaders,
-  tighter,
-  type RateLimitResult,
-  type RateLimitStore,
-} from "./rate-limit";
-
-type CountedRate = RateLimitResult & { scope: "key" | "account" };
-import { PostgresRateLimitStore, RedisRateLimitStore } from "./rate-limit-stores";
+import { countRequest, type CountedRate } from "./count-request";
+import { rateLimitHeaders } from "./rate-limit";
 import { routeHandlers } from "./route-handlers";
 import { pathParams, routesForPath, type PublicRoute, type RegisteredRoute } from "./routes";
 import { allows } from "./scopes";
@@ -52,71 +41,15 @@ import { allows } from "./scopes";
 // The allowlist comes before the scope, so a caller outside the key's range
 // learns nothing about what the key may do. Browser cookies play no part.
 
-const globalForGate = globalThis as unknown as { keyportRateLimitStore?: RateLimitStore };
-
-/**
- * Where the rate-limit counters live: Redis when REDIS_URL is set, PostgreSQL
- * when the database is, so every instance counts the same requests; in
- * process only on the SQLite default (one instance).
- */
-export function rateLimitStore(): RateLimitStore {
-  if (!globalForGate.keyportRateLimitStore) {
-    const env = getEnv();
-    globalForGate.keyportRateLimitStore = env.REDIS_URL
-      ? new RedisRateLimitStore(env.REDIS_URL)
-      : dbProvider() === "postgres"
-        ? new PostgresRateLimitStore(db)
-        : new MemoryRateLimitStore();
-  }
-  return globalForGate.keyportRateLimitStore;
-}
-
-/**
- * The key's own limit. A user's can only be tighter than the environment's,
- * also after an operator lowers the default; an operator's holds as set.
- */
-export function keyRateLimit(key: Pick<VerifiedKey, "restrictions" | "rateLimitByOperator">, perKey: number): number {
-  const own = key.restrictions.rateLimit;
-  if (own === null) return perKey;
-  return key.rateLimitByOperator ? own : Math.min(own, perKey);
-}
-
-/**
- * Counts the request against its key (step 11 of the gate's order), then
- * against all of the account's keys of that environment (step 12). A request
- * the key's own limit refuses does not use the account's allowance. The
- * result is the limit that refused, or else the tighter one, for the
- * RateLimit-* headers. A store outage is 503, or a logged pass-through with
- * RATE_LIMIT_FAIL_OPEN=1.
- */
-async function countRequest(key: VerifiedKey): Promise<CountedRate | undefined> {
-  const limits = rateLimits(getEnv(), key.environment);
-  const keyLimit = keyRateLimit(key, limits.perKey);
-  try {
-    const store = rateLimitStore();
-    const perKey: CountedRate = { ...(await checkRateLimit(store, keyBucket(key.id), keyLimit)), scope: "key" };
-    if (!perKey.allowed) return perKey;
-    const account: CountedRate = {
-      ...(await checkRateLimit(store, accountBucket(key.userId, key.environment), limits.account)),
-      scope: "account",
-    };
-    return account.allowed ? tighter(perKey, account) : account;
-  } catch (error) {
-    const reason = String((error as Error)?.message);
-    if (getEnv().RATE_LIMIT_FAIL_OPEN === "1") {
-      log.warn("api.rate_limit_store_down_fail_open", { key_id: key.publicId, error: reason });
-      return undefined;
-    }
-    log.error("api.rate_limit_store_down", { key_id: key.publicId, error: reason });
-    throw new ApiError("service_unavailable");
-  }
-}
-
 interface Trace {
   requestId: string;
   route?: PublicRoute;
+  /** The key the lookup found (step 6), verified or not: its use is recorded whatever comes after. */
+  found?: FoundKey;
   key?: VerifiedKey;
   rate?: CountedRate;
+  /** The catalog code of an error answer. */
+  errorCode?: string;
 }
 
 function allowHeader(routes: PublicRoute[]): string {
@@ -125,7 +58,7 @@ function allowHeader(routes: PublicRoute[]): string {
   return [...methods].join(", ");
 }
 
-async function verify(secret: string): Promise<VerifiedKey> {
+async function verify(secret: string, trace: Trace): Promise<VerifiedKey> {
   let verification;
   try {
     verification = await verifyApiKey(secret);
@@ -133,7 +66,11 @@ async function verify(secret: string): Promise<VerifiedKey> {
     log.error("api.key_lookup_failed", { error: String((error as Error)?.message) });
     throw new ApiError("service_unavailable");
   }
-  if (verification.ok) return verification.key;
+  if (verification.ok) {
+    trace.found = verification.key;
+    return verification.key;
+  }
+  if (verification.reason !== "invalid") trace.found = verification.key;
   const challenge = { "WWW-Authenticate": WWW_AUTHENTICATE_INVALID };
   if (verification.reason === "revoked") throw new ApiError("revoked_api_key", { headers: challenge });
   if (verification.reason === "expired") throw new ApiError("expired_api_key", { headers: challenge });
@@ -201,7 +138,7 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
     return runHandler(request, url, route, trace, BENCH_KEY);
   }
   refuseKeyInUrl(url);
-  const key = await verify(presentedKey(request.headers));
+  const key = await verify(presentedKey(request.headers), trace);
   trace.key = key;
   const ip = clientIp(request.headers, env.TRUST_PROXY);
   refuseOutsideAllowlist(key, ip);
@@ -257,6 +194,7 @@ async function runHandler(
 
 function failure(error: unknown, trace: Trace): Response {
   const baseUrl = getEnv().PUBLIC_BASE_URL;
+  trace.errorCode = error instanceof ApiError ? error.code : "internal_error";
   if (error instanceof ApiError) {
     return errorResponse(error.code, { ...error.options, requestId: trace.requestId, baseUrl });
   }
@@ -269,8 +207,39 @@ function failure(error: unknown, trace: Trace): Response {
   return errorResponse("internal_error", { requestId: trace.requestId, baseUrl });
 }
 
-/** The one entry point of the public API. */
-export async function handlePublicRequest(request: Request): Promise<Response> {
+/** What a gate is given rather than fetches (CONVENTIONS: services are given). */
+export interface GateServices {
+  /** Where each request that found a key is recorded; it never blocks or fails the request. */
+  usage: UsageSink;
+}
+
+/** Builds a gate; the app's is `handlePublicRequest`, tests and the benchmark build the variant they need. */
+export function createGate(services: GateServices): (request: Request) => Promise<Response> {
+  return (request) => handle(request, services);
+}
+
+function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: number, started: number) {
+  if (!trace.found || !trace.route) return;
+  try {
+    usage.record({
+      requestId: trace.requestId,
+      keyId: trace.found.id,
+      userId: trace.found.userId,
+      route: trace.route.name,
+      status,
+      errorCode: trace.errorCode ?? null,
+      latencyMs: Math.round(performance.now() - started),
+      ip: clientIp(request.headers, getEnv().TRUST_PROXY),
+      userAgent: request.headers.get("user-agent")?.slice(0, USER_AGENT_MAX_LENGTH) || null,
+      createdAt: new Date(),
+    });
+  } catch (error) {
+    // Usage must never cost a request its answer.
+    log.warn("usage.record_failed", { request_id: trace.requestId, error: String((error as Error)?.message) });
+  }
+}
+
+async function handle(request: Request, services: GateServices): Promise<Response> {
   const started = performance.now();
   const trace: Trace = { requestId: newRequestId() };
   const url = new URL(request.url);
@@ -301,7 +270,25 @@ export async function handlePublicRequest(request: Request): Promise<Response> {
     status: response.status,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,
   });
+  recordUsage(services.usage, request, trace, response.status, started);
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The process's usage buffer, created on the first request (never at build time, which imports this module). */
+const bufferedUsage: UsageSink = { record: (event) => usageBuffer().record(event) };
+
+const gate = createGate({ usage: bufferedUsage });
+const gateWithoutUsage = createGate({ usage: DISCARD_USAGE });
+
+/**
+ * The one entry point of the public API. The benchmark compares usage on and
+ * off in one run: with its switch set (KEYPORT_BENCH_UNGATED, never on https)
+ * a request marked "no-usage" goes through the same gate with nothing recorded.
+ */
+export function handlePublicRequest(request: Request): Promise<Response> {
+  const benchWithoutUsage =
+    getEnv().KEYPORT_BENCH_UNGATED === "1" && request.headers.get("x-keyport-bench") === "no-usage";
+  return (benchWithoutUsage ? gateWithoutUsage : gate)(request);
 }
 
 /** The exports of every route file under app/api/v1 and app/api/v1beta. */

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { signUp } from "@/lib/auth/accounts";
 import { createSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
+import { hourOf } from "@/lib/usage/event";
 import { filesRoot } from "@/lib/files/store";
 import { runMaintenance, startMaintenance, stopMaintenance } from "@/lib/maintenance/start-maintenance";
 
@@ -108,7 +109,37 @@ async function seed() {
     });
   };
   const files = { old: await file("old", ago(31 * DAY)), recent: await file("new", ago(DAY)) };
-  return { attempts, sessions: { fresh, idle, expired }, ended, generations, idempotency, files };
+  const usageEvent = (id: string, createdAt: Date) =>
+    db.usageEvent.create({
+      data: {
+        requestId: `req_${id}_${userId}`,
+        keyId: "k",
+        userId,
+        route: "list_models",
+        status: 200,
+        latencyMs: 1,
+        ip: "203.0.113.9",
+        createdAt,
+      },
+    });
+  const usageHour = (daysAgo: number) =>
+    db.usageHourly.create({
+      data: {
+        keyId: `k_${userId}`,
+        hour: hourOf(ago(daysAgo * DAY)),
+        route: "list_models",
+        statusClass: "2xx",
+        userId,
+        count: 1,
+      },
+    });
+  const usage = {
+    oldEvent: await usageEvent("old", ago(31 * DAY)),
+    recentEvent: await usageEvent("new", ago(DAY)),
+    oldHour: await usageHour(401),
+    keptHour: await usageHour(31),
+  };
+  return { attempts, sessions: { fresh, idle, expired }, ended, generations, idempotency, files, usage };
 }
 
 async function exists(seeded: Awaited<ReturnType<typeof seed>>) {
@@ -130,6 +161,14 @@ async function exists(seeded: Awaited<ReturnType<typeof seed>>) {
     oldFileBytes: existsSync(path.join(filesRoot(), seeded.files.old.storagePath)),
     recentFile: await has(db.storedFile.count({ where: { id: seeded.files.recent.id } })),
     recentFileBytes: existsSync(path.join(filesRoot(), seeded.files.recent.storagePath)),
+    oldUsageEvent: await has(db.usageEvent.count({ where: { requestId: seeded.usage.oldEvent.requestId } })),
+    recentUsageEvent: await has(db.usageEvent.count({ where: { requestId: seeded.usage.recentEvent.requestId } })),
+    oldUsageHour: await has(
+      db.usageHourly.count({ where: { keyId: seeded.usage.oldHour.keyId, hour: seeded.usage.oldHour.hour } }),
+    ),
+    keptUsageHour: await has(
+      db.usageHourly.count({ where: { keyId: seeded.usage.keptHour.keyId, hour: seeded.usage.keptHour.hour } }),
+    ),
   };
 }
 
@@ -150,6 +189,10 @@ const AFTER = {
   oldFileBytes: false,
   recentFile: true,
   recentFileBytes: true,
+  oldUsageEvent: false,
+  recentUsageEvent: true,
+  oldUsageHour: false,
+  keptUsageHour: true,
 };
 
 describe("pruning", () => {

@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { createKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
 import { KeyActionError } from "@/lib/keys/errors";
-import { keyRateLimit } from "@/lib/public-api/gate";
+import { keyRateLimit } from "@/lib/public-api/count-request";
 import { routeErrors, type PublicRoute } from "@/lib/public-api/routes";
 import { READ_ONLY_SCOPES, SCOPE_NAMES, type Scope } from "@/lib/public-api/scopes";
 import { callApi, makeKeyFixtures, publicRoutes } from "../helpers/api-fixtures";

@@ -1,0 +1,82 @@
+import "server-only";
+import { db, dbProvider } from "../db";
+import { getEnv } from "../env";
+import { rateLimits } from "../env-schema";
+import type { VerifiedKey } from "../keys/verify";
+import { log } from "../log";
+import { ApiError } from "./api-error";
+import {
+  accountBucket,
+  checkRateLimit,
+  keyBucket,
+  MemoryRateLimitStore,
+  tighter,
+  type RateLimitResult,
+  type RateLimitStore,
+} from "./rate-limit";
+import { PostgresRateLimitStore, RedisRateLimitStore } from "./rate-limit-stores";
+
+// Steps 11 and 12 of the gate's order: the key's own limit, then the
+// account-wide limit over all of the account's keys of that environment.
+
+export type CountedRate = RateLimitResult & { scope: "key" | "account" };
+
+const globalForGate = globalThis as unknown as { keyportRateLimitStore?: RateLimitStore };
+
+/**
+ * Where the rate-limit counters live: Redis when REDIS_URL is set, PostgreSQL
+ * when the database is, so every instance counts the same requests; in
+ * process only on the SQLite default (one instance).
+ */
+export function rateLimitStore(): RateLimitStore {
+  if (!globalForGate.keyportRateLimitStore) {
+    const env = getEnv();
+    globalForGate.keyportRateLimitStore = env.REDIS_URL
+      ? new RedisRateLimitStore(env.REDIS_URL)
+      : dbProvider() === "postgres"
+        ? new PostgresRateLimitStore(db)
+        : new MemoryRateLimitStore();
+  }
+  return globalForGate.keyportRateLimitStore;
+}
+
+/**
+ * The key's own limit. A user's can only be tighter than the environment's,
+ * also after an operator lowers the default; an operator's holds as set.
+ */
+export function keyRateLimit(key: Pick<VerifiedKey, "restrictions" | "rateLimitByOperator">, perKey: number): number {
+  const own = key.restrictions.rateLimit;
+  if (own === null) return perKey;
+  return key.rateLimitByOperator ? own : Math.min(own, perKey);
+}
+
+/**
+ * Counts the request against its key (step 11 of the gate's order), then
+ * against all of the account's keys of that environment (step 12). A request
+ * the key's own limit refuses does not use the account's allowance. The
+ * result is the limit that refused, or else the tighter one, for the
+ * RateLimit-* headers. A store outage is 503, or a logged pass-through with
+ * RATE_LIMIT_FAIL_OPEN=1.
+ */
+export async function countRequest(key: VerifiedKey): Promise<CountedRate | undefined> {
+  const limits = rateLimits(getEnv(), key.environment);
+  const keyLimit = keyRateLimit(key, limits.perKey);
+  try {
+    const store = rateLimitStore();
+    const perKey: CountedRate = { ...(await checkRateLimit(store, keyBucket(key.id), keyLimit)), scope: "key" };
+    if (!perKey.allowed) return perKey;
+    const account: CountedRate = {
+      ...(await checkRateLimit(store, accountBucket(key.userId, key.environment), limits.account)),
+      scope: "account",
+    };
+    return account.allowed ? tighter(perKey, account) : account;
+  } catch (error) {
+    const reason = String((error as Error)?.message);
+    if (getEnv().RATE_LIMIT_FAIL_OPEN === "1") {
+      log.warn("api.rate_limit_store_down_fail_open", { key_id: key.publicId, error: reason });
+      return undefined;
+    }
+    log.error("api.rate_limit_store_down", { key_id: key.publicId, error: reason });
+    throw new ApiError("service_unavailable");
+  }
+}

@@ -1,0 +1,45 @@
+import "server-only";
+import { db } from "../db";
+import { log } from "../log";
+import { UsageBuffer } from "./buffer";
+import { writeUsageBatch } from "./write-batch";
+
+// The process's one usage buffer, kept on globalThis (one per instance, also
+// across development reloads), flushed by server.mjs before it exits.
+
+const WARN_EVERY_MS = 10_000;
+
+const globalForUsage = globalThis as unknown as {
+  keyportUsage?: UsageBuffer;
+  keyportBeforeExit?: (() => Promise<void>)[];
+};
+
+function dropWarner() {
+  let lastWarned = 0;
+  return (dropped: number, reason: "full" | "write_failed") => {
+    const now = Date.now();
+    if (now - lastWarned < WARN_EVERY_MS) return;
+    lastWarned = now;
+    log.warn("usage.events_dropped", { dropped_total: dropped, reason });
+  };
+}
+
+export function usageBuffer(): UsageBuffer {
+  if (!globalForUsage.keyportUsage) {
+    const buffer = new UsageBuffer({
+      write: (events) =>
+        writeUsageBatch(db, events).catch((error: unknown) => {
+          log.error("usage.write_failed", { events: events.length, error: String((error as Error)?.message) });
+          throw error;
+        }),
+      onDrop: dropWarner(),
+    });
+    globalForUsage.keyportUsage = buffer;
+    (globalForUsage.keyportBeforeExit ??= []).push(async () => {
+      await buffer.close();
+      // The benchmark reads this line for its drop count.
+      log.info("usage.closed", { ...buffer.snapshot() });
+    });
+  }
+  return globalForUsage.keyportUsage;
+}

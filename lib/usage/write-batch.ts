@@ -1,0 +1,53 @@
+import "server-only";
+import type { Db } from "../db";
+import { Prisma } from "../generated/sqlite/client";
+import { hourOf, statusClass, type UsageEvent } from "./event";
+
+// One batch of usage, written in one transaction: the events into the request
+// log, and their counts added to the hourly aggregates with a single
+// INSERT ... ON CONFLICT DO UPDATE. Raw SQL on both databases, because
+// Prisma's upsert on a compound key may read, then insert, and two instances
+// flushing the same hour would then collide; this statement adds up instead.
+
+interface HourlyCount {
+  keyId: string;
+  hour: number;
+  route: string;
+  statusClass: string;
+  userId: string;
+  count: number;
+}
+
+/** The batch's counts per key, hour, route and status class: one row each in the statement. */
+export function hourlyCounts(events: readonly UsageEvent[]): HourlyCount[] {
+  const counts = new Map<string, HourlyCount>();
+  for (const event of events) {
+    const row = {
+      keyId: event.keyId,
+      hour: hourOf(event.createdAt),
+      route: event.route,
+      statusClass: statusClass(event.status),
+      userId: event.userId,
+    };
+    const id = `${row.keyId}\u0000${row.hour}\u0000${row.route}\u0000${row.statusClass}`;
+    const existing = counts.get(id);
+    if (existing) existing.count++;
+    else counts.set(id, { ...row, count: 1 });
+  }
+  return [...counts.values()];
+}
+
+export async function writeUsageBatch(db: Db, events: readonly UsageEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const counts = hourlyCounts(events);
+  const values = Prisma.join(
+    counts.map((c) => Prisma.sql`(${c.keyId}, ${c.hour}, ${c.route}, ${c.statusClass}, ${c.userId}, ${c.count})`),
+  );
+  await db.$transaction([
+    db.usageEvent.createMany({ data: [...events] }),
+    db.$executeRaw`INSERT INTO "UsageHourly" ("keyId", "hour", "route", "statusClass", "userId", "count")
+      VALUES ${values}
+      ON CONFLICT ("keyId", "hour", "route", "statusClass")
+      DO UPDATE SET "count" = "UsageHourly"."count" + excluded."count"`,
+  ]);
+}

@@ -1,0 +1,40 @@
+-- CreateTable
+CREATE TABLE "UsageEvent" (
+    "requestId" TEXT NOT NULL PRIMARY KEY,
+    "keyId" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "route" TEXT NOT NULL,
+    "status" INTEGER NOT NULL,
+    "errorCode" TEXT,
+    "latencyMs" INTEGER NOT NULL,
+    "ip" TEXT NOT NULL,
+    "userAgent" TEXT,
+    "createdAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "UsageHourly" (
+    "keyId" TEXT NOT NULL,
+    "hour" INTEGER NOT NULL,
+    "route" TEXT NOT NULL,
+    "statusClass" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "count" INTEGER NOT NULL,
+
+    PRIMARY KEY ("keyId", "hour", "route", "statusClass")
+);
+
+-- CreateIndex
+CREATE INDEX "UsageEvent_keyId_createdAt_idx" ON "UsageEvent"("keyId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "UsageEvent_userId_createdAt_idx" ON "UsageEvent"("userId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "UsageEvent_createdAt_idx" ON "UsageEvent"("createdAt");
+
+-- CreateIndex
+CREATE INDEX "UsageHourly_userId_hour_idx" ON "UsageHourly"("userId", "hour");
+
+-- CreateIndex
+CREATE INDEX "UsageHourly_hour_idx" ON "UsageHourly"("hour");

@@ -1,0 +1,251 @@
+// Usage at the gate: every request that found a key is recorded, whatever its
+// outcome, off the request's path, in the request log and the hourly
+// aggregates; requests that found no key are not; a full buffer drops and
+// counts without failing a request; retention keeps the aggregates longer.
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { signUp } from "@/lib/auth/accounts";
+import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
+import { db } from "@/lib/db";
+import { generateApiKey } from "@/lib/keys/format";
+import { createKey, revokeKey } from "@/lib/keys/lifecycle";
+import type { KeyRestrictions } from "@/lib/keys/restrictions";
+import { pruneOnce } from "@/lib/maintenance/prune";
+import { createGate } from "@/lib/public-api/gate";
+import { UsageBuffer } from "@/lib/usage/buffer";
+import { hourOf, type UsageEvent } from "@/lib/usage/event";
+import { writeUsageBatch } from "@/lib/usage/write-batch";
+
+vi.hoisted(() => {
+  process.env.RATE_LIMIT_DEV_PER_MINUTE = "100000";
+  process.env.RATE_LIMIT_ACCOUNT_DEV_PER_MINUTE = "10000000";
+});
+
+let actor: { userId: string; ip: null; userAgent: null };
+
+beforeAll(async () => {
+  const user = await signUp(`usage-${Date.now()}@example.com`, "a long enough password", `usage-${Date.now()}`);
+  if (!user.ok) throw new Error(user.error);
+  actor = { userId: user.userId, ip: null, userAgent: null };
+});
+
+async function newKey(restrictions: Partial<KeyRestrictions> = {}, label = "usage") {
+  const issued = await createKey(actor, {
+    label,
+    environment: "dev",
+    expiresAt: null,
+    restrictions: { scopes: "all", allowedIps: null, rateLimit: null, ...restrictions },
+  });
+  const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: issued.key.id }, select: { id: true } });
+  return { ...issued, rowId: row.id };
+}
+
+function request(path: string, key: string | null, init: { method?: string; body?: string; ua?: string } = {}) {
+  const headers: Record<string, string> = {
+    [PEER_IP_HEADER]: "203.0.113.9",
+    "user-agent": init.ua ?? "usage-test/1.0",
+  };
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  return new Request(`http://localhost${path}`, { method: init.method ?? "GET", headers, body: init.body });
+}
+
+const chat = JSON.stringify({ model: "keyport-sandbox-mini", messages: [{ role: "user", content: "Hi" }] });
+
+describe("what is recorded", () => {
+  it("counts every outcome after the lookup exactly, in the log and the aggregates, and nothing before it", async () => {
+    const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
+    const gate = createGate({ usage: buffer });
+    const main = await newKey({}, "mixed");
+    const readOnly = await newKey({ scopes: ["catalog:read"] }, "read only");
+    const limited = await newKey({ rateLimit: 1 }, "limited");
+    const revoked = await newKey({}, "revoked");
+    await revokeKey(actor, revoked.key.id, null);
+
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await gate(request("/api/v1/models", main.secret))).status);
+    statuses.push((await gate(request("/api/v1/chat/completions", main.secret, { method: "POST", body: "{" }))).status);
+    statuses.push(
+      (await gate(request("/api/v1/chat/completions", main.secret, { method: "POST", body: chat }))).status,
+    );
+    statuses.push((await gate(request("/api/v1/models", revoked.secret))).status);
+    statuses.push(
+      (await gate(request("/api/v1/chat/completions", readOnly.secret, { method: "POST", body: chat }))).status,
+    );
+    statuses.push((await gate(request("/api/v1/models", limited.secret))).status);
+    statuses.push((await gate(request("/api/v1/models", limited.secret))).status);
+    // No row for these: nothing was found to own them.
+    statuses.push((await gate(request("/api/v1/models", generateApiKey("dev")))).status);
+    statuses.push((await gate(request("/api/v1/models", "sk_dev_malformed"))).status);
+    statuses.push((await gate(request("/api/v1/models", null))).status);
+    statuses.push((await gate(request("/api/v1/nowhere", main.secret))).status);
+    statuses.push((await gate(request(`/api/v1/models?key=${main.secret}`, main.secret))).status);
+    expect(statuses).toEqual([200, 200, 200, 400, 200, 401, 403, 200, 429, 401, 401, 401, 404, 400]);
+    expect(buffer.snapshot()).toMatchObject({ recorded: 9, written: 0, pending: 9, dropped: 0 });
+    await buffer.close();
+    expect(buffer.snapshot()).toMatchObject({ written: 9, pending: 0 });
+
+    const events = await db.usageEvent.findMany({
+      where: { keyId: { in: [main.rowId, readOnly.rowId, limited.rowId, revoked.rowId] } },
+      orderBy: { createdAt: "asc" },
+    });
+    const summary = (rowId: string) =>
+      events.filter((e) => e.keyId === rowId).map((e) => `${e.route} ${e.status} ${e.errorCode ?? "-"}`);
+    expect(summary(main.rowId)).toEqual([
+      "list_models 200 -",
+      "list_models 200 -",
+      "list_models 200 -",
+      "create_chat_completion 400 invalid_request",
+      "create_chat_completion 200 -",
+    ]);
+    expect(summary(revoked.rowId)).toEqual(["list_models 401 revoked_api_key"]);
+    expect(summary(readOnly.rowId)).toEqual(["create_chat_completion 403 insufficient_scope"]);
+    expect(summary(limited.rowId)).toEqual(["list_models 200 -", "list_models 429 rate_limited"]);
+    for (const event of events) {
+      expect(event).toMatchObject({ userId: actor.userId, ip: "203.0.113.9", userAgent: "usage-test/1.0" });
+      expect(event.requestId).toMatch(/^req_/);
+      expect(event.latencyMs).toBeGreaterThanOrEqual(0);
+    }
+
+    const hours = await db.usageHourly.findMany({ where: { keyId: main.rowId } });
+    const byRoute = Object.fromEntries(hours.map((h) => [`${h.route} ${h.statusClass}`, h.count]));
+    expect(byRoute).toEqual({ "list_models 2xx": 3, "create_chat_completion 4xx": 1, "create_chat_completion 2xx": 1 });
+  });
+
+  it("keeps no secret, digest or header value but the user agent in the usage tables", async () => {
+    const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
+    const gate = createGate({ usage: buffer });
+    const key = await newKey({}, "secret scan");
+    const digest = (await db.apiKey.findUniqueOrThrow({ where: { id: key.rowId } })).digest;
+    await gate(request("/api/v1/models", key.secret));
+    await buffer.close();
+    const dump = JSON.stringify([await db.usageEvent.findMany(), await db.usageHourly.findMany()]);
+    expect(dump).not.toContain(key.secret);
+    expect(dump).not.toContain(digest);
+    expect(dump.match(/sk_(dev|prod)_[0-9A-Za-z]{20,}/g)).toBeNull();
+    expect(dump).not.toMatch(/Bearer/);
+  });
+});
+
+describe("off the request's path", () => {
+  it("a full buffer drops and counts events; the requests are answered as always", async () => {
+    const never = new Promise<void>(() => {});
+    const drops: number[] = [];
+    const buffer = new UsageBuffer({
+      write: () => never, // a database that never answers
+      maxEvents: 3,
+      batchSize: 1_000,
+      intervalMs: 60_000,
+      onDrop: (dropped) => drops.push(dropped),
+    });
+    const gate = createGate({ usage: buffer });
+    const key = await newKey({}, "full buffer");
+    const statuses = [];
+    for (let i = 0; i < 10; i++) statuses.push((await gate(request("/api/v1/models", key.secret))).status);
+    expect(statuses).toEqual(Array(10).fill(200));
+    expect(buffer.snapshot()).toMatchObject({ recorded: 10, pending: 3, dropped: 7 });
+    expect(drops).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("a failed write drops its batch, counted, and the buffer goes on", async () => {
+    let fail = true;
+    const written: UsageEvent[] = [];
+    const buffer = new UsageBuffer({
+      write: async (events) => {
+        if (fail) throw new Error("database down");
+        written.push(...events);
+      },
+      intervalMs: 60_000,
+    });
+    const gate = createGate({ usage: buffer });
+    const key = await newKey({}, "failed write");
+    await gate(request("/api/v1/models", key.secret));
+    await buffer.flush();
+    fail = false;
+    await gate(request("/api/v1/models", key.secret));
+    await buffer.close();
+    expect(buffer.snapshot()).toMatchObject({ recorded: 2, written: 1, dropped: 1 });
+    expect(written).toHaveLength(1);
+  });
+
+  it("writes a batch once 500 events are waiting, without waiting for the timer", async () => {
+    const batches: number[] = [];
+    const buffer = new UsageBuffer({ write: async (events) => void batches.push(events.length), intervalMs: 60_000 });
+    const event = (i: number): UsageEvent => ({
+      requestId: `req_batch_${i}`,
+      keyId: "k",
+      userId: "u",
+      route: "list_models",
+      status: 200,
+      errorCode: null,
+      latencyMs: 1,
+      ip: "203.0.113.9",
+      userAgent: null,
+      createdAt: new Date(),
+    });
+    for (let i = 0; i < 1_001; i++) buffer.record(event(i));
+    await buffer.flush();
+    expect(batches.slice(0, 2)).toEqual([500, 500]);
+    await buffer.close();
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(1_001);
+  });
+});
+
+describe("the aggregates add up", () => {
+  it("two writers flushing the same hour at once add their counts (one statement each, no lost update)", async () => {
+    const key = await newKey({}, "two writers");
+    const at = new Date();
+    const events = (prefix: string, n: number): UsageEvent[] =>
+      Array.from({ length: n }, (_, i) => ({
+        requestId: `req_${prefix}_${key.rowId}_${i}`,
+        keyId: key.rowId,
+        userId: actor.userId,
+        route: "list_models",
+        status: 200,
+        errorCode: null,
+        latencyMs: 1,
+        ip: "203.0.113.9",
+        userAgent: null,
+        createdAt: at,
+      }));
+    await Promise.all([
+      writeUsageBatch(db, events("a", 40)),
+      writeUsageBatch(db, events("b", 25)),
+      writeUsageBatch(db, events("c", 35)),
+    ]);
+    const row = await db.usageHourly.findFirstOrThrow({ where: { keyId: key.rowId, hour: hourOf(at) } });
+    expect(row.count).toBe(100);
+    expect(await db.usageEvent.count({ where: { keyId: key.rowId } })).toBe(100);
+  });
+});
+
+describe("retention", () => {
+  it("prunes the request log after USAGE_RETENTION_DAYS and keeps the aggregates for 400 days", async () => {
+    const key = await newKey({}, "retention");
+    const day = 86_400_000;
+    const now = new Date();
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * day);
+    const event = (id: string, createdAt: Date): UsageEvent => ({
+      requestId: `req_${id}_${key.rowId}`,
+      keyId: key.rowId,
+      userId: actor.userId,
+      route: "list_models",
+      status: 200,
+      errorCode: null,
+      latencyMs: 1,
+      ip: "203.0.113.9",
+      userAgent: null,
+      createdAt,
+    });
+    await writeUsageBatch(db, [
+      event("new", at(1)),
+      event("old", at(31)),
+      event("older", at(399)),
+      event("oldest", at(401)),
+    ]);
+    await pruneOnce(db, { filesRetentionDays: 30, generationRetentionDays: 30, usageRetentionDays: 30 }, now);
+    const kept = await db.usageEvent.findMany({ where: { keyId: key.rowId } });
+    expect(kept.map((e) => e.requestId)).toEqual([`req_new_${key.rowId}`]);
+    const hours = await db.usageHourly.findMany({ where: { keyId: key.rowId }, orderBy: { hour: "desc" } });
+    expect(hours.map((h) => h.hour)).toEqual([hourOf(at(1)), hourOf(at(31)), hourOf(at(399))]);
+  });
+});
