@@ -107,7 +107,13 @@ export function SecretDialog({
           )}
           {leaked && (
             <p className="text-sm">
-              Next, follow the <Link href="/docs/managing-keys#leaked-key-checklist">leaked-key checklist</Link>.
+              Next, check where the leaked key was used in{" "}
+              {reveal.leakedKeyId ? (
+                <Link href={`/dashboard/keys/${reveal.leakedKeyId}#usage-log`}>its request log</Link>
+              ) : (
+                "its request log"
+              )}
+              , and follow the <Link href="/docs/managing-keys#leaked-key-checklist">leaked-key checklist</Link>.
             </p>
           )}
           {!saved && (

@@ -30,6 +30,8 @@ export interface KeyActionData {
   message: string;
   /** Shown once to the user who made the key; stored nowhere. */
   secret?: string;
+  /** After "this key leaked": the leaked key, whose request log shows where it was used. */
+  leakedKeyId?: string;
 }
 
 async function run<S extends z.ZodType>(
@@ -113,12 +115,14 @@ export async function reportLeakAction(_previous: State, formData: FormData): Re
         keyId: outcome.replacement.key.id,
         label,
         secret: outcome.replacement.secret,
+        leakedKeyId: outcome.revoked.id,
         message: `“${label}” is revoked: it stopped working just now. Deploy this replacement.`,
       };
     }
     return {
       keyId: outcome.existingReplacementId ?? outcome.revoked.id,
       label,
+      leakedKeyId: outcome.revoked.id,
       message: `“${label}” is revoked: it stopped working just now. Its replacement ${outcome.existingReplacementId} from the earlier rotation stands.`,
     };
   });

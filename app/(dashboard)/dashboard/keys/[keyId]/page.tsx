@@ -12,6 +12,10 @@ import { keyIdSchema } from "@/lib/keys/key.schema";
 import { getKey, listActivity } from "@/lib/keys/queries";
 import { restrictionOptions } from "@/lib/keys/restriction-options";
 import { isUsable } from "@/lib/keys/status";
+import { RotationMeter } from "@/components/usage/rotation-meter";
+import { ScopeSuggestion } from "@/components/usage/scope-suggestion";
+import { AfterEndNotice } from "@/components/usage/after-end-notice";
+import { keySignals } from "@/lib/usage/signals";
 
 export const metadata: Metadata = { title: "API key" };
 
@@ -28,6 +32,8 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
   const key = await getKey(session.userId, parsed.data, now);
   if (!key) notFound();
   const activity = await listActivity(session.userId, { keyId: key.id, pageSize: RECENT_ACTIVITY });
+  const signals = await keySignals(session.userId, key, now);
+  const target = { id: key.id, label: key.label, status: key.status };
 
   return (
     <>
@@ -51,8 +57,9 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
             <StatusBadge status={key.status} />
           </div>
         </div>
-        <KeyActionButtons target={{ id: key.id, label: key.label, status: key.status }} />
+        <KeyActionButtons target={target} />
       </div>
+      {signals.afterEnd && <AfterEndNotice keyView={key} use={signals.afterEnd} />}
 
       <div className="mt-8 grid gap-8 lg:grid-cols-3">
         <section aria-labelledby="details-heading" className="lg:col-span-2">
@@ -75,6 +82,9 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
               <dd>{key.successor ? <KeyLinkText link={key.successor} /> : "Not rotated."}</dd>
             </div>
           </dl>
+          {signals.rotation && key.successor && (
+            <RotationMeter target={target} successor={key.successor} progress={signals.rotation} />
+          )}
         </section>
         <section aria-labelledby="access-heading" className="lg:col-span-2">
           <h2 id="access-heading" className="text-lg font-semibold">
@@ -89,6 +99,14 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
             options={restrictionOptions()}
             editable={isUsable(key.status)}
           />
+          {signals.suggestedScopes && (
+            <ScopeSuggestion
+              keyId={key.id}
+              label={key.label}
+              restrictions={key.restrictions}
+              suggested={signals.suggestedScopes}
+            />
+          )}
         </section>
       </div>
 

@@ -1,0 +1,169 @@
+import "server-only";
+import { db } from "../db";
+import { publicRoutes } from "../public-api/routes";
+import { normalizeScopes, type Scope } from "../public-api/scopes";
+import { hourOf } from "./event";
+
+// What a key's usage says about it, for the key page and the list: use after
+// it stopped working, how far a rotation has got, and the scopes it really
+// used. Every function takes the signed-in user's id and public key ids, and
+// resolves them to rows itself, so another user's key reads as nothing.
+
+/** The answers of a key that no longer works: it was tried after it was revoked or expired. */
+const ENDED_CODES = ["revoked_api_key", "expired_api_key"];
+
+export interface AfterEndUse {
+  count: number;
+  lastAt: Date;
+  lastIp: string;
+}
+
+async function ownedRows(userId: string, publicIds: readonly string[]) {
+  if (publicIds.length === 0) return new Map<string, string>();
+  const rows = await db.apiKey.findMany({
+    where: { userId, publicId: { in: [...publicIds] } },
+    select: { id: true, publicId: true },
+  });
+  return new Map(rows.map((row) => [row.id, row.publicId]));
+}
+
+/** By public key id: how often each key was tried after it stopped working, and the last time and address. */
+export async function triedAfterEnd(userId: string, publicIds: readonly string[]): Promise<Map<string, AfterEndUse>> {
+  const keys = await ownedRows(userId, publicIds);
+  const result = new Map<string, AfterEndUse>();
+  if (keys.size === 0) return result;
+  const where = { userId, keyId: { in: [...keys.keys()] }, errorCode: { in: ENDED_CODES } };
+  const counts = await db.usageEvent.groupBy({
+    by: ["keyId"],
+    where,
+    _count: { _all: true },
+    _max: { createdAt: true },
+  });
+  for (const row of counts) {
+    const lastAt = row._max.createdAt;
+    if (!lastAt) continue;
+    const last = await db.usageEvent.findFirst({
+      where: { ...where, keyId: row.keyId },
+      orderBy: { createdAt: "desc" },
+      select: { ip: true, createdAt: true },
+    });
+    result.set(keys.get(row.keyId)!, {
+      count: row._count._all,
+      lastAt: last?.createdAt ?? lastAt,
+      lastIp: last?.ip ?? "",
+    });
+  }
+  return result;
+}
+
+export interface Sender {
+  ip: string;
+  userAgent: string | null;
+  count: number;
+}
+
+export interface RotationProgress {
+  /** Requests in the last hour with the old key, and with its replacement. */
+  oldRequests: number;
+  newRequests: number;
+  /** The old key's share of the two, 0 to 1; null with no traffic at all. */
+  oldShare: number | null;
+  /** Who still sends the old key, most requests first. */
+  senders: Sender[];
+}
+
+const HOUR_MS = 3_600_000;
+const SENDERS_SHOWN = 5;
+
+/** For a key in its rotation's grace period: how much of the last hour's traffic still uses it, and from where. */
+export async function rotationProgress(
+  userId: string,
+  oldPublicId: string,
+  newPublicId: string,
+  now = new Date(),
+): Promise<RotationProgress | null> {
+  const rows = await ownedRows(userId, [oldPublicId, newPublicId]);
+  const rowOf = (publicId: string) => [...rows].find(([, id]) => id === publicId)?.[0];
+  const oldRow = rowOf(oldPublicId);
+  const newRow = rowOf(newPublicId);
+  if (!oldRow || !newRow) return null;
+  const since = new Date(now.getTime() - HOUR_MS);
+  const count = (keyId: string) => db.usageEvent.count({ where: { userId, keyId, createdAt: { gte: since } } });
+  const [oldRequests, newRequests] = await Promise.all([count(oldRow), count(newRow)]);
+  const senders = await db.usageEvent.groupBy({
+    by: ["ip", "userAgent"],
+    where: { userId, keyId: oldRow, createdAt: { gte: since } },
+    _count: { _all: true },
+    orderBy: { _count: { requestId: "desc" } },
+    take: SENDERS_SHOWN,
+  });
+  const total = oldRequests + newRequests;
+  return {
+    oldRequests,
+    newRequests,
+    oldShare: total === 0 ? null : oldRequests / total,
+    senders: senders.map((row) => ({ ip: row.ip, userAgent: row.userAgent, count: row._count._all })),
+  };
+}
+
+const DAY_MS = 24 * HOUR_MS;
+export const SCOPE_EVIDENCE_DAYS = 30;
+
+/**
+ * The scopes a key's successful requests needed in the last 30 days, in the
+ * catalog's order: what it could be narrowed to without breaking what it does.
+ * Refused requests (403, 429, ...) say nothing about what the key needs.
+ */
+export async function usedScopes(userId: string, publicId: string, now = new Date()): Promise<Scope[] | null> {
+  const rows = await ownedRows(userId, [publicId]);
+  const keyId = [...rows.keys()][0];
+  if (!keyId) return null;
+  const used = await db.usageHourly.groupBy({
+    by: ["route"],
+    where: {
+      userId,
+      keyId,
+      statusClass: "2xx",
+      hour: { gte: hourOf(new Date(now.getTime() - SCOPE_EVIDENCE_DAYS * DAY_MS)) },
+    },
+  });
+  const scopeOf = new Map(publicRoutes.map((route) => [route.name as string, route.scope]));
+  return normalizeScopes(used.flatMap((row) => (scopeOf.has(row.route) ? [scopeOf.get(row.route)!] : [])));
+}
+
+export interface KeySignals {
+  afterEnd: AfterEndUse | null;
+  /** For a key in its rotation's grace period. */
+  rotation: RotationProgress | null;
+  /** Scopes narrower than the key's that its last 30 days needed; null when there is nothing to suggest. */
+  suggestedScopes: Scope[] | null;
+}
+
+interface SignalKey {
+  id: string;
+  status: string;
+  successor: { id: string } | null;
+  restrictions: { scopes: "all" | readonly Scope[] };
+}
+
+/** Everything the key page shows from usage beside its charts, in one call. */
+export async function keySignals(userId: string, key: SignalKey, now = new Date()): Promise<KeySignals> {
+  const usable = key.status === "active" || key.status === "expiring";
+  const [afterEnd, rotation, used] = await Promise.all([
+    triedAfterEnd(userId, [key.id]).then((found) => found.get(key.id) ?? null),
+    key.status === "expiring" && key.successor ? rotationProgress(userId, key.id, key.successor.id, now) : null,
+    usable ? usedScopes(userId, key.id, now) : null,
+  ]);
+  const held = key.restrictions.scopes === "all" ? null : key.restrictions.scopes;
+  const narrower =
+    used !== null &&
+    used.length > 0 &&
+    (held === null
+      ? used.length < publicScopeCount()
+      : used.length < held.length && used.every((s) => held.includes(s)));
+  return { afterEnd, rotation, suggestedScopes: narrower ? used : null };
+}
+
+function publicScopeCount(): number {
+  return new Set(publicRoutes.map((route) => route.scope)).size;
+}
