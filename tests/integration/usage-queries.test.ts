@@ -241,16 +241,29 @@ function parseCsv(text: string): string[][] {
   let row: string[] = [];
   let cell = "";
   let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = "";
+  };
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') ((cell += '"'), i++);
-      else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") (row.push(cell), (cell = ""));
-    else if (char === "\r" && text[i + 1] === "\n") (row.push(cell), rows.push(row), (row = []), (cell = ""), i++);
-    else cell += char;
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (quoted) {
+      cell += char;
+    } else if (char === ",") {
+      endCell();
+    } else if (char === "\r" && text[i + 1] === "\n") {
+      endCell();
+      rows.push(row);
+      row = [];
+      i++;
+    } else {
+      cell += char;
+    }
   }
   expect(cell).toBe("");
   return rows;
