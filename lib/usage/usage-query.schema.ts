@@ -13,7 +13,7 @@ export const keyUsagePageQuerySchema = z.object({
 });
 
 /** The CSV route's query string: strict, since a download of the wrong range should say why instead. */
-export const usageCsvQuerySchema = z.strictObject({
+export const usageCsvQuerySchema = z.object({
   range: usageRangeSchema.default(DEFAULT_USAGE_RANGE),
   status: z.preprocess((value) => (value === "" ? undefined : value), statusClassSchema.optional()),
   route: z.preprocess((value) => (value === "" ? undefined : value), usageRouteSchema.optional()),

@@ -272,7 +272,8 @@ function parseCsv(text: string): string[][] {
 async function readChunks(stream: ReadableStream<Uint8Array>): Promise<string[]> {
   const decoder = new TextDecoder();
   const chunks: string[] = [];
-  for await (const chunk of stream) chunks.push(decoder.decode(chunk));
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(decoder.decode(read.value));
   return chunks;
 }
 

@@ -58,6 +58,14 @@ describe("the session guard's coverage", () => {
     expect(unguarded.sort()).toEqual(PUBLIC_WITHOUT_GUARD);
   });
 
+  it("has every route handler under the dashboard check the browser session, not just the key", () => {
+    const handlers = entries.filter((file) => file.startsWith("(dashboard)/") && file.endsWith("route.ts"));
+    expect(handlers).toContain("(dashboard)/dashboard/keys/[keyId]/usage.csv/route.ts");
+    for (const file of handlers) {
+      expect(readFileSync(path.join(appDir, file), "utf8"), file).toMatch(/await requireApiSession\(request\)/);
+    }
+  });
+
   it("keeps server actions out of app/", () => {
     const inApp = files(appDir).filter((file) => /^\s*["']use server["']/.test(readFileSync(file, "utf8")));
     expect(inApp).toEqual([]);

@@ -1,0 +1,40 @@
+import { requireApiSession } from "@/lib/auth/guard";
+import { getEnv } from "@/lib/env";
+import { errorResponse } from "@/lib/errors/error-response";
+import { keyIdSchema } from "@/lib/keys/key.schema";
+import { usageCsvStream } from "@/lib/usage/csv-export";
+import { usageCsvQuerySchema } from "@/lib/usage/usage-query.schema";
+
+export const dynamic = "force-dynamic";
+
+// GET /dashboard/keys/[keyId]/usage.csv?range=7d&status=4xx&route=list_models
+// A key's request log as a CSV download, streamed a page at a time. An
+// internal route: it checks the browser session itself and refuses a request
+// that carries an API key, whatever proxy.ts did before it.
+export async function GET(request: Request, { params }: { params: Promise<{ keyId: string }> }) {
+  const session = await requireApiSession(request);
+  if (session instanceof Response) return session;
+  const baseUrl = getEnv().PUBLIC_BASE_URL;
+
+  const query = usageCsvQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) {
+    const issue = query.error.issues[0]!;
+    return errorResponse("invalid_request", { baseUrl, message: issue.message, param: issue.path.join(".") });
+  }
+  const { range, status, route } = query.data;
+  const keyId = keyIdSchema.safeParse((await params).keyId);
+  const stream = keyId.success
+    ? await usageCsvStream(session.userId, keyId.data, { range, filter: { statusClass: status, route } })
+    : null;
+  // Another user's key is "not found", exactly like a key that does not exist.
+  if (!keyId.success || !stream) return errorResponse("not_found", { baseUrl, message: "No such key." });
+
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${keyId.data}-usage-${range}.csv"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
