@@ -6,7 +6,9 @@ import { KeyActionError } from "../keys/errors";
 import { SCOPE_NAMES } from "../public-api/scopes";
 import { NotFoundError, parseFlags, readLine, required, UsageError, type Flags, type Io } from "./command-support";
 import { MAX_RATE_LIMIT } from "../keys/restrictions";
-import { createKeyCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
+import { envDefaults } from "../env-schema";
+import { USAGE_AGGREGATE_RETENTION_DAYS } from "../maintenance/prune";
+import { createKeyCommand, keyUsageCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
 
@@ -21,6 +23,15 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   key:revoke --id KEY_ID                revokes a key by its id
   key:revoke --stdin                    reads a secret from standard input, revokes it,
                                         prints its id and owner as JSON
+  key:usage --id KEY_ID [--since 24h|7d|30d]
+                                        prints the key's requests since then (default 24h)
+                                        as JSON: total, by_status_class, by_route, by_ip and
+                                        after_revocation (requests made after the key was
+                                        revoked or expired: answered revoked_api_key or
+                                        expired_api_key). The counts come from the hourly
+                                        totals, kept ${USAGE_AGGREGATE_RETENTION_DAYS} days; by_ip and after_revocation from
+                                        the request log, kept USAGE_RETENTION_DAYS days
+                                        (default ${envDefaults().USAGE_RETENTION_DAYS})
 
   --scopes S        all (the default), read-only, or a comma-separated list of:
                     ${SCOPE_NAMES.join(", ")}
@@ -46,6 +57,7 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "key:update": updateKeyCommand,
   "key:list": listKeysCommand,
   "key:revoke": revokeKeyCommand,
+  "key:usage": keyUsageCommand,
 };
 
 async function run(name: string, args: string[], io: Io): Promise<void> {

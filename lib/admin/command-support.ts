@@ -36,6 +36,7 @@ export function parseFlags(args: string[]) {
       "allow-ip": { type: "string" },
       "rate-limit": { type: "string" },
       id: { type: "string" },
+      since: { type: "string" },
       stdin: { type: "boolean" },
     },
   }).values;

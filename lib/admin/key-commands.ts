@@ -9,6 +9,7 @@ import { createKey, revokeKey, updateRestrictions } from "../keys/lifecycle";
 import { listKeys } from "../keys/queries";
 import { describeRestrictions, fromStoredRestrictions, restrictionsSelect, UNRESTRICTED } from "../keys/restrictions";
 import type { KeyView } from "../keys/views";
+import { isUsageSummaryRange, keyUsageSummary, USAGE_SUMMARY_RANGES } from "../usage/key-summary";
 import {
   NotFoundError,
   OPERATOR,
@@ -73,6 +74,28 @@ export async function updateKeyCommand(flags: Flags) {
   const restrictions = { ...fromStoredRestrictions(key), ...changes };
   const updated = await updateRestrictions(OPERATOR(key.userId), id, restrictions, OPERATOR_POLICY);
   return { id: updated.id, restrictions: describeRestrictions(updated.restrictions) };
+}
+
+/** key:usage: the key's requests over the range, from the aggregates and the request log. */
+export async function keyUsageCommand(flags: Flags) {
+  const id = required(keyIdSchema, flags.id, "id");
+  const since = flags.since ?? "24h";
+  if (!isUsageSummaryRange(since)) {
+    const choices = Object.keys(USAGE_SUMMARY_RANGES).join(", ");
+    throw new UsageError(`--since: “${since}” is not a range key:usage knows; use one of ${choices}.`);
+  }
+  const key = await db.apiKey.findUnique({ where: { publicId: id }, select: { id: true } });
+  if (!key) throw new NotFoundError(`No key with the id ${id}.`);
+  const summary = await keyUsageSummary(db, key.id, since);
+  return {
+    key_id: id,
+    since: summary.since.toISOString(),
+    total: summary.total,
+    by_status_class: summary.byStatusClass,
+    by_route: summary.byRoute,
+    by_ip: summary.byIp,
+    after_revocation: summary.afterRevocation,
+  };
 }
 
 export async function revokeKeyCommand(flags: Flags, io: Io) {

@@ -1,4 +1,5 @@
 // The operator CLI, run as a process the way an operator runs it.
+import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +10,8 @@ import { KeyActionError } from "@/lib/keys/errors";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
 import { createKey } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
+import { hourOf, hourStart, type UsageEvent } from "@/lib/usage/event";
+import { writeUsageBatch } from "@/lib/usage/write-batch";
 import { projectRoot } from "../helpers/test-database";
 
 function admin(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -115,7 +118,7 @@ describe("npm run admin", () => {
     const revoked = await admin(["key:revoke", "--id", row.publicId]);
     expect(revoked.code).toBe(0);
     expect(JSON.parse(revoked.stdout)).toEqual({ id: row.publicId, status: "revoked" });
-    expect(await verifyApiKey(byId)).toEqual({ ok: false, reason: "revoked" });
+    expect(await verifyApiKey(byId)).toMatchObject({ ok: false, reason: "revoked" });
 
     const found = (
       await admin(["key:create", "--email", email, "--env", "dev", "--label", "found in a log"])
@@ -126,7 +129,7 @@ describe("npm run admin", () => {
     expect(output.owner.email).toBe(email);
     expect(output.id).toMatch(/^key_/);
     expect(glass.stdout + glass.stderr).not.toContain(found);
-    expect(await verifyApiKey(found)).toEqual({ ok: false, reason: "revoked" });
+    expect(await verifyApiKey(found)).toMatchObject({ ok: false, reason: "revoked" });
   });
 
   it("exits 2 with usage on bad arguments, and 1 on unknown users or keys", async () => {
@@ -342,5 +345,126 @@ describe("npm run admin: key restrictions", () => {
       allowed_ips: "any",
       rate_limit_per_minute: "default",
     });
+  });
+});
+
+describe("npm run admin: key:usage", () => {
+  const owner = `usage-cli-${Date.now()}@example.com`;
+  const HOUR_MS = 3_600_000;
+  let keyId: string;
+
+  /** `count` events of one kind, `hoursAgo` hours before now. */
+  function events(
+    rowId: string,
+    userId: string,
+    count: number,
+    hoursAgo: number,
+    { route = "list_models", status = 200, errorCode = null as string | null, ip = "203.0.113.1" } = {},
+  ): UsageEvent[] {
+    return Array.from({ length: count }, () => ({
+      requestId: `req_${randomUUID()}`,
+      keyId: rowId,
+      userId,
+      route,
+      status,
+      errorCode,
+      latencyMs: 3,
+      ip,
+      userAgent: "usage-cli-test/1.0",
+      createdAt: new Date(Date.now() - hoursAgo * HOUR_MS),
+    }));
+  }
+
+  beforeAll(async () => {
+    expect((await admin(["user:create", "--email", owner], "a long enough password\n")).code).toBe(0);
+    const user = await db.user.findUniqueOrThrow({ where: { email: owner } });
+    const restrictions = { scopes: "all", allowedIps: null, rateLimit: null } as const;
+    const actor = { userId: user.id, ip: null, userAgent: "test" };
+    const create = (label: string) => createKey(actor, { label, environment: "dev", expiresAt: null, restrictions });
+    keyId = (await create("watched")).key.id;
+    const other = (await create("other")).key.id;
+    const rowId = async (publicId: string) =>
+      (await db.apiKey.findUniqueOrThrow({ where: { publicId }, select: { id: true } })).id;
+    const [row, otherRow] = [await rowId(keyId), await rowId(other)];
+
+    await writeUsageBatch(db, [
+      // The last day: 8 requests from three addresses, 3 of them after the key stopped working.
+      ...events(row, user.id, 3, 1, { ip: "203.0.113.1" }),
+      ...events(row, user.id, 1, 1, { status: 500, errorCode: "internal_error", ip: "203.0.113.1" }),
+      ...events(row, user.id, 1, 1, {
+        route: "create_chat_completion",
+        status: 429,
+        errorCode: "rate_limited",
+        ip: "198.51.100.2",
+      }),
+      ...events(row, user.id, 2, 2, { status: 401, errorCode: "revoked_api_key", ip: "192.0.2.3" }),
+      ...events(row, user.id, 1, 2, { status: 401, errorCode: "expired_api_key", ip: "192.0.2.3" }),
+      // Three days ago: in 7d, not in 24h.
+      ...events(row, user.id, 2, 72, { ip: "203.0.113.4" }),
+      // Forty days ago: outside every range.
+      ...events(row, user.id, 5, 40 * 24, { ip: "203.0.113.5" }),
+      // Another key's requests never count.
+      ...events(otherRow, user.id, 6, 1, { ip: "203.0.113.6" }),
+    ]);
+    // Ten days ago, and already pruned from the request log: the aggregates still count them.
+    const pruned = events(row, user.id, 4, 10 * 24, { route: "get_app", ip: "203.0.113.7" });
+    await writeUsageBatch(db, pruned);
+    await db.usageEvent.deleteMany({ where: { requestId: { in: pruned.map((event) => event.requestId) } } });
+  });
+
+  it("counts the last 24 hours by default: status classes, routes, addresses and use after revocation", async () => {
+    const before = Date.now();
+    const result = await admin(["key:usage", "--id", keyId]);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout) as { since: string };
+    expect(summary).toEqual({
+      key_id: keyId,
+      since: summary.since,
+      total: 8,
+      by_status_class: { "2xx": 3, "4xx": 4, "5xx": 1 },
+      by_route: { list_models: 7, create_chat_completion: 1 },
+      by_ip: { "203.0.113.1": 4, "192.0.2.3": 3, "198.51.100.2": 1 },
+      after_revocation: 3,
+    });
+    // The range starts on the whole hour 24 hours back falls in (the aggregates' grain).
+    const since = new Date(summary.since).getTime();
+    expect([
+      hourStart(hourOf(new Date(before - 24 * HOUR_MS))).getTime(),
+      hourStart(hourOf(new Date())).getTime() - 24 * HOUR_MS,
+    ]).toContain(since);
+  });
+
+  it("widens to 7 and 30 days; the counts outlive the request log, the addresses do not", async () => {
+    const week = await adminInProcess(["key:usage", "--id", keyId, "--since", "7d"]);
+    expect(week.code, week.stderr).toBe(0);
+    expect(JSON.parse(week.stdout)).toMatchObject({
+      total: 10,
+      by_status_class: { "2xx": 5, "4xx": 4, "5xx": 1 },
+      by_route: { list_models: 9, create_chat_completion: 1 },
+      by_ip: { "203.0.113.1": 4, "192.0.2.3": 3, "203.0.113.4": 2, "198.51.100.2": 1 },
+      after_revocation: 3,
+    });
+    const month = await adminInProcess(["key:usage", "--id", keyId, "--since", "30d"]);
+    expect(month.code, month.stderr).toBe(0);
+    expect(JSON.parse(month.stdout)).toMatchObject({
+      total: 14,
+      by_status_class: { "2xx": 9, "4xx": 4, "5xx": 1 },
+      by_route: { list_models: 9, get_app: 4, create_chat_completion: 1 },
+      by_ip: { "203.0.113.1": 4, "192.0.2.3": 3, "203.0.113.4": 2, "198.51.100.2": 1 },
+      after_revocation: 3,
+    });
+  });
+
+  it("exits 1 for an unknown key and 2 for a range it does not know", async () => {
+    const unknown = await adminInProcess(["key:usage", "--id", "key_0000000000000000"]);
+    expect(unknown).toMatchObject({ code: 1, stdout: "" });
+    expect(unknown.stderr).toMatch(/No key with the id key_0000000000000000/);
+    for (const since of ["5m", "1d", "", "24H"]) {
+      const result = await adminInProcess(["key:usage", "--id", keyId, "--since", since]);
+      expect(result.code, since).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain(`--since: “${since}” is not a range key:usage knows; use one of 24h, 7d, 30d.`);
+    }
+    expect((await adminInProcess(["key:usage"])).code).toBe(2);
   });
 });

@@ -1,0 +1,75 @@
+import "server-only";
+import type { Db } from "../db";
+import type { ErrorCode } from "../errors/catalog";
+import { hourOf, hourStart, STATUS_CLASSES, type StatusClass } from "./event";
+
+// One key's usage over a recent range, for the operator CLI (key:usage).
+// Totals, status classes and routes come from the hourly aggregates, which
+// cover the whole range even past the request log's retention; the client IPs
+// and the requests made after revocation come from the request log.
+
+const HOUR_MS = 3_600_000;
+
+/** The ranges key:usage accepts, in hours. */
+export const USAGE_SUMMARY_RANGES = { "24h": 24, "7d": 7 * 24, "30d": 30 * 24 } as const;
+
+export type UsageSummaryRange = keyof typeof USAGE_SUMMARY_RANGES;
+
+export const isUsageSummaryRange = (value: string): value is UsageSummaryRange =>
+  Object.hasOwn(USAGE_SUMMARY_RANGES, value);
+
+/** The answers a key gets once it no longer works: each counts as a use after revocation (or expiry). */
+const AFTER_REVOCATION_CODES = ["revoked_api_key", "expired_api_key"] as const satisfies readonly ErrorCode[];
+
+export interface KeyUsageSummary {
+  /** The start of the range: the whole hour it begins in, so the aggregates and the log cover the same span. */
+  since: Date;
+  total: number;
+  byStatusClass: Record<StatusClass, number>;
+  byRoute: Record<string, number>;
+  byIp: Record<string, number>;
+  afterRevocation: number;
+}
+
+/** Counts, largest first, as an object (JSON keeps the order of non-numeric keys). */
+function descending(entries: Iterable<[string, number]>): Record<string, number> {
+  return Object.fromEntries([...entries].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));
+}
+
+/** `keyId` is the key's row id (ApiKey.id), as the usage tables hold it. */
+export async function keyUsageSummary(
+  db: Db,
+  keyId: string,
+  range: UsageSummaryRange,
+  now = new Date(),
+): Promise<KeyUsageSummary> {
+  const firstHour = hourOf(new Date(now.getTime() - USAGE_SUMMARY_RANGES[range] * HOUR_MS));
+  const since = hourStart(firstHour);
+  const [hours, ips, afterRevocation] = await Promise.all([
+    db.usageHourly.groupBy({
+      by: ["route", "statusClass"],
+      where: { keyId, hour: { gte: firstHour } },
+      _sum: { count: true },
+    }),
+    db.usageEvent.groupBy({ by: ["ip"], where: { keyId, createdAt: { gte: since } }, _count: { _all: true } }),
+    db.usageEvent.count({
+      where: { keyId, createdAt: { gte: since }, errorCode: { in: [...AFTER_REVOCATION_CODES] } },
+    }),
+  ]);
+
+  const byStatusClass = Object.fromEntries(STATUS_CLASSES.map((name) => [name, 0])) as Record<StatusClass, number>;
+  const byRoute = new Map<string, number>();
+  for (const row of hours) {
+    const count = row._sum.count ?? 0;
+    byStatusClass[row.statusClass as StatusClass] += count;
+    byRoute.set(row.route, (byRoute.get(row.route) ?? 0) + count);
+  }
+  return {
+    since,
+    total: STATUS_CLASSES.reduce((sum, name) => sum + byStatusClass[name], 0),
+    byStatusClass,
+    byRoute: descending(byRoute),
+    byIp: descending(ips.map((row) => [row.ip, row._count._all])),
+    afterRevocation,
+  };
+}
