@@ -73,8 +73,9 @@ export const docsSections: DocsSection[] = [
       {
         title: "Managing keys",
         href: "/docs/managing-keys",
-        description: "Dev and prod keys, labels, expiry, rotation, revocation and the leaked-key checklist.",
-        keywords: "rotate revoke leaked leak grace environment dev prod label expire",
+        description: "Dev and prod keys, labels, expiry, rotation, revocation, usage and the leaked-key checklist.",
+        keywords:
+          "rotate revoke leaked leak grace environment dev prod label expire usage requests request log csv export ip user agent retention",
       },
       {
         title: "Restricted keys",

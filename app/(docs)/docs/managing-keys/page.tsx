@@ -1,11 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DocsArticle } from "@/components/docs/docs-article";
+import { envDefaults } from "@/lib/env-schema";
 import { ACTIVE_KEY_CAP } from "@/lib/keys/lifecycle";
+import { USAGE_AGGREGATE_RETENTION_DAYS } from "@/lib/maintenance/prune";
+import { USER_AGENT_MAX_LENGTH } from "@/lib/usage/event";
 
 export const metadata: Metadata = { title: "Managing keys" };
 
 export default function ManagingKeysPage() {
+  const usageRetentionDays = envDefaults().USAGE_RETENTION_DAYS;
   return (
     <DocsArticle
       href="/docs/managing-keys"
@@ -79,7 +83,8 @@ export default function ManagingKeysPage() {
                   both keys are valid.
                 </li>
                 <li>
-                  Watch the old key&apos;s <em>last used</em> time stop moving (it is updated at most once a minute).
+                  Watch the old key&apos;s <em>last used</em> time stop moving (it is updated at most once a minute), or
+                  its page&apos;s <a href="#usage-on-the-key-page">rotation progress</a> reach the new key.
                 </li>
                 <li>Revoke the old key, or let the grace period end.</li>
               </ol>
@@ -98,6 +103,61 @@ export default function ManagingKeysPage() {
           ),
         },
         {
+          id: "usage",
+          title: "Usage",
+          content: (
+            <>
+              <p>
+                Every request made with one of your keys is recorded, whatever its answer: a success, an error, a
+                refusal, and a request with a key that was already revoked or expired. For each request Keyport keeps
+                the key, the route, the status (and the <Link href="/docs/errors">error code</Link> of an error), how
+                long it took, the client IP as Keyport sees it (the address the{" "}
+                <Link href="/docs/restricted-keys#ip-allowlist">IP allowlist</Link> checks), the user agent cut to{" "}
+                {USER_AGENT_MAX_LENGTH} characters, the request id (the answer&apos;s <code>X-Request-Id</code>) and the
+                time. A request whose key Keyport could not find (none, a malformed one, or one that does not exist)
+                belongs to no key, so it is on no key&apos;s page.
+              </p>
+              <p>
+                Never recorded: the key itself, the value of any header other than the user agent, and request or
+                response bodies.
+              </p>
+              <p>
+                The request log is kept for {usageRetentionDays} days (an operator can change this with{" "}
+                <code>USAGE_RETENTION_DAYS</code>); hourly counts per key, route and status class are kept for{" "}
+                {USAGE_AGGREGATE_RETENTION_DAYS} days, so the charts reach further back than the log.
+              </p>
+              <h3 id="usage-on-the-key-page">On the key&apos;s page</h3>
+              <ul>
+                <li>
+                  <strong>Charts</strong> of the key&apos;s requests over time, by status class and by route.
+                </li>
+                <li>
+                  <strong>The request log</strong>: every request with its time, route, status, IP, user agent and
+                  request id. Quote the request id when you ask for support. <strong>Export CSV</strong> downloads it,
+                  with every cell a spreadsheet would read as a formula escaped, so a user agent such as{" "}
+                  <code>=HYPERLINK(…)</code> shows as text rather than running.
+                </li>
+                <li>
+                  <strong>Used after it was revoked</strong>: a revoked or expired key that is still being tried is
+                  flagged on its page and in the key list. Something still holds the key: the request log shows from
+                  where.
+                </li>
+                <li>
+                  <strong>Rotation progress</strong>: while a rotated key&apos;s grace period runs, a meter shows how
+                  much of the traffic has moved from the old key to the new one, so you know when revoking the old key
+                  breaks nothing.
+                </li>
+              </ul>
+              <p>
+                If you run Keyport yourself, the operator command line prints a key&apos;s counts (by status class,
+                route and IP, and its requests after revocation):{" "}
+                <code>npm run -s admin -- key:usage --id key_… --since 7d</code> (<code>24h</code>, <code>7d</code> or{" "}
+                <code>30d</code>).
+              </p>
+            </>
+          ),
+        },
+        {
           id: "leaked-key-checklist",
           title: "Leaked-key checklist",
           content: (
@@ -110,7 +170,9 @@ export default function ManagingKeysPage() {
               </li>
               <li>Put the replacement in your servers&apos; environment variable and deploy.</li>
               <li>
-                Check the leaked key&apos;s last use (time and IP) on its page: any use after the leak was not you.
+                Check where the key was used: the key&apos;s page lists every request with its IP in its{" "}
+                <a href="#usage-on-the-key-page">request log</a>. Any use after the leak was not you, and use after the
+                revocation shows as <em>used after it was revoked</em>.
               </li>
               <li>
                 Review the <Link href="/dashboard/activity">activity log</Link> for changes you did not make.
