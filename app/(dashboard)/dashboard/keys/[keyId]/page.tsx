@@ -12,6 +12,9 @@ import { keyIdSchema } from "@/lib/keys/key.schema";
 import { getKey, listActivity } from "@/lib/keys/queries";
 import { restrictionOptions } from "@/lib/keys/restriction-options";
 import { isUsable } from "@/lib/keys/status";
+import { KeyUsageSection } from "@/components/usage/key-usage-section";
+import { getKeyUsage, listRequests } from "@/lib/usage/queries";
+import { keyUsagePageQuerySchema } from "@/lib/usage/usage-query.schema";
 import { RotationMeter } from "@/components/usage/rotation-meter";
 import { ScopeSuggestion } from "@/components/usage/scope-suggestion";
 import { AfterEndNotice } from "@/components/usage/after-end-notice";
@@ -21,9 +24,15 @@ export const metadata: Metadata = { title: "API key" };
 
 const RECENT_ACTIVITY = 10;
 
-// GET /dashboard/keys/[keyId]: one key, what it may do, its rotation chain and
-// its activity. Usage gets its own section here when it arrives.
-export default async function KeyPage({ params }: { params: Promise<{ keyId: string }> }) {
+// GET /dashboard/keys/[keyId]: one key, what it may do, its rotation chain,
+// its usage and its activity.
+export default async function KeyPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ keyId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { keyId } = await params;
   const session = await requirePageSession(`/dashboard/keys/${encodeURIComponent(keyId)}`);
   const parsed = keyIdSchema.safeParse(keyId);
@@ -32,6 +41,21 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
   const key = await getKey(session.userId, parsed.data, now);
   if (!key) notFound();
   const activity = await listActivity(session.userId, { keyId: key.id, pageSize: RECENT_ACTIVITY });
+  // Usage: the range, the log's filters and page come from the query string, so every control is a link or a GET form.
+  const usageQuery = keyUsagePageQuerySchema.parse(await searchParams);
+  const [usage, requestLog] = await Promise.all([
+    getKeyUsage(session.userId, key.id, usageQuery.usage, now),
+    listRequests(
+      session.userId,
+      key.id,
+      {
+        range: usageQuery.usage,
+        filter: { statusClass: usageQuery.status, route: usageQuery.route },
+        page: usageQuery.page,
+      },
+      now,
+    ),
+  ]);
   const signals = await keySignals(session.userId, key, now);
   const target = { id: key.id, label: key.label, status: key.status };
 
@@ -109,6 +133,10 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
           )}
         </section>
       </div>
+
+      {usage && requestLog && (
+        <KeyUsageSection keyId={key.id} usage={usage} log={requestLog} query={usageQuery} now={now} />
+      )}
 
       <section aria-labelledby="activity-heading" className="mt-10">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
