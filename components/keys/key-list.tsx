@@ -39,7 +39,23 @@ function KeyState({ keyView, now }: { keyView: KeyView; now: Date }) {
   );
 }
 
-function KeyRow({ keyView, now, note }: { keyView: KeyView; now: Date; note?: string | undefined }) {
+/** Requests in the last 24 hours: a number in its column, a sentence under the label on a phone. */
+function requestsText(count: number | undefined): string {
+  if (count === undefined) return "";
+  return count === 1 ? "1 request in 24 hours" : `${count.toLocaleString("en")} requests in 24 hours`;
+}
+
+function KeyRow({
+  keyView,
+  now,
+  note,
+  requests,
+}: {
+  keyView: KeyView;
+  now: Date;
+  note?: string | undefined;
+  requests: number | undefined;
+}) {
   const access = accessSummary(keyView.restrictions);
   return (
     <tr
@@ -69,6 +85,11 @@ function KeyRow({ keyView, now, note }: { keyView: KeyView; now: Date; note?: st
           <EnvironmentBadge environment={keyView.environment} />
           <KeyState keyView={keyView} now={now} />
         </div>
+        {requests !== undefined && (
+          <div data-testid="key-requests-24h" className="mt-1 text-xs text-zinc-700 lg:hidden dark:text-zinc-300">
+            {requestsText(requests)}
+          </div>
+        )}
       </Td>
       <Td className="hidden sm:table-cell">
         <EnvironmentBadge environment={keyView.environment} />
@@ -78,6 +99,9 @@ function KeyRow({ keyView, now, note }: { keyView: KeyView; now: Date; note?: st
       </Td>
       <Td className="hidden lg:table-cell">
         {keyView.lastUsedAt ? <Timestamp date={keyView.lastUsedAt} now={now} compact /> : "Never"}
+      </Td>
+      <Td className="hidden text-right tabular-nums lg:table-cell" data-testid="key-requests-24h-cell">
+        {requests?.toLocaleString("en") ?? "–"}
       </Td>
       <Td className="hidden sm:table-cell">
         <KeyState keyView={keyView} now={now} />
@@ -89,7 +113,18 @@ function KeyRow({ keyView, now, note }: { keyView: KeyView; now: Date; note?: st
   );
 }
 
-export function KeyList({ keys, now, pinned }: { keys: KeyView[]; now: Date; pinned?: KeyView | undefined }) {
+export function KeyList({
+  keys,
+  now,
+  pinned,
+  requests24h = {},
+}: {
+  keys: KeyView[];
+  now: Date;
+  pinned?: KeyView | undefined;
+  /** Requests in the last 24 hours, by key id. */
+  requests24h?: Record<string, number>;
+}) {
   return (
     <Table caption="Your API keys">
       <THead>
@@ -98,6 +133,7 @@ export function KeyList({ keys, now, pinned }: { keys: KeyView[]; now: Date; pin
           <Th className="hidden sm:table-cell">Environment</Th>
           <Th className="hidden md:table-cell">Secret</Th>
           <Th className="hidden lg:table-cell">Last used</Th>
+          <Th className="hidden text-right lg:table-cell">Requests, 24 h</Th>
           <Th className="hidden sm:table-cell">Status</Th>
           <Th className="w-12 px-1">
             <span className="sr-only">Actions</span>
@@ -105,9 +141,16 @@ export function KeyList({ keys, now, pinned }: { keys: KeyView[]; now: Date; pin
         </tr>
       </THead>
       <tbody>
-        {pinned && <KeyRow keyView={pinned} now={now} note="Just created: outside your filters" />}
+        {pinned && (
+          <KeyRow
+            keyView={pinned}
+            now={now}
+            note="Just created: outside your filters"
+            requests={requests24h[pinned.id]}
+          />
+        )}
         {keys.map((key) => (
-          <KeyRow key={key.id} keyView={key} now={now} />
+          <KeyRow key={key.id} keyView={key} now={now} requests={requests24h[key.id]} />
         ))}
       </tbody>
     </Table>

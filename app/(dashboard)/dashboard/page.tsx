@@ -8,6 +8,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { requirePageSession } from "@/lib/auth/guard";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
 import { getKey, listKeys } from "@/lib/keys/queries";
+import { requestsLast24h } from "@/lib/usage/queries";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -24,6 +25,8 @@ export default async function DashboardPage({
   // A key just created stays in sight even when the filters would hide it.
   const created = query.created ? await getKey(session.userId, query.created, now) : null;
   const pinned = created && !keys.items.some((key) => key.id === created.id) ? created : undefined;
+  const shownIds = [...keys.items, ...(pinned ? [pinned] : [])].map((key) => key.id);
+  const requests24h = await requestsLast24h(session.userId, shownIds, now);
 
   const pageHref = (page: number) => {
     const params = new URLSearchParams();
@@ -69,7 +72,7 @@ export default async function DashboardPage({
             {filtered ? "No keys match these filters." : "You have no API keys in use. Create one to call the API."}
           </p>
         ) : (
-          <KeyList keys={keys.items} now={now} pinned={pinned} />
+          <KeyList keys={keys.items} now={now} pinned={pinned} requests24h={requests24h} />
         )}
       </div>
       <Pagination page={keys.page} pageCount={keys.pageCount} href={pageHref} />
