@@ -8,6 +8,7 @@ import { NotFoundError, parseFlags, readLine, required, UsageError, type Flags, 
 import { MAX_RATE_LIMIT } from "../keys/restrictions";
 import { envDefaults } from "../env-schema";
 import { USAGE_AGGREGATE_RETENTION_DAYS } from "../maintenance/prune";
+import { USAGE_RANGES } from "../usage/usage-range";
 import { createKeyCommand, keyUsageCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
@@ -23,8 +24,10 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   key:revoke --id KEY_ID                revokes a key by its id
   key:revoke --stdin                    reads a secret from standard input, revokes it,
                                         prints its id and owner as JSON
-  key:usage --id KEY_ID [--since 24h|7d|30d]
-                                        prints the key's requests since then (default 24h)
+  key:usage --id KEY_ID [--since ${USAGE_RANGES.join("|")}]
+                                        prints the key's requests over the range as the
+                                        dashboard draws it (24h: this hour and the 23 before;
+                                        7d, 30d: whole UTC days, today included; default 24h)
                                         as JSON: total, by_status_class, by_route, by_ip and
                                         after_revocation (requests made after the key was
                                         revoked or expired: answered revoked_api_key or

@@ -9,7 +9,8 @@ import { createKey, revokeKey, updateRestrictions } from "../keys/lifecycle";
 import { listKeys } from "../keys/queries";
 import { describeRestrictions, fromStoredRestrictions, restrictionsSelect, UNRESTRICTED } from "../keys/restrictions";
 import type { KeyView } from "../keys/views";
-import { isUsageSummaryRange, keyUsageSummary, USAGE_SUMMARY_RANGES } from "../usage/key-summary";
+import { keyUsageSummary } from "../usage/key-summary";
+import { USAGE_RANGES, usageRangeSchema } from "../usage/usage-range";
 import {
   NotFoundError,
   OPERATOR,
@@ -76,17 +77,17 @@ export async function updateKeyCommand(flags: Flags) {
   return { id: updated.id, restrictions: describeRestrictions(updated.restrictions) };
 }
 
-/** key:usage: the key's requests over the range, from the aggregates and the request log. */
+/** key:usage: the key's requests over one of the dashboard's ranges, from the aggregates and the request log. */
 export async function keyUsageCommand(flags: Flags) {
   const id = required(keyIdSchema, flags.id, "id");
   const since = flags.since ?? "24h";
-  if (!isUsageSummaryRange(since)) {
-    const choices = Object.keys(USAGE_SUMMARY_RANGES).join(", ");
-    throw new UsageError(`--since: “${since}” is not a range key:usage knows; use one of ${choices}.`);
+  const range = usageRangeSchema.safeParse(since);
+  if (!range.success) {
+    throw new UsageError(`--since: “${since}” is not a range key:usage knows; use one of ${USAGE_RANGES.join(", ")}.`);
   }
   const key = await db.apiKey.findUnique({ where: { publicId: id }, select: { id: true } });
   if (!key) throw new NotFoundError(`No key with the id ${id}.`);
-  const summary = await keyUsageSummary(db, key.id, since);
+  const summary = await keyUsageSummary(db, key.id, range.data);
   return {
     key_id: id,
     since: summary.since.toISOString(),

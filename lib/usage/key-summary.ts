@@ -1,28 +1,20 @@
 import "server-only";
 import type { Db } from "../db";
 import type { ErrorCode } from "../errors/catalog";
-import { hourOf, hourStart, STATUS_CLASSES, type StatusClass } from "./event";
+import { hourOf, STATUS_CLASSES, type StatusClass } from "./event";
+import { rangeStart, type UsageRange } from "./usage-range";
 
-// One key's usage over a recent range, for the operator CLI (key:usage).
-// Totals, status classes and routes come from the hourly aggregates, which
-// cover the whole range even past the request log's retention; the client IPs
-// and the requests made after revocation come from the request log.
-
-const HOUR_MS = 3_600_000;
-
-/** The ranges key:usage accepts, in hours. */
-export const USAGE_SUMMARY_RANGES = { "24h": 24, "7d": 7 * 24, "30d": 30 * 24 } as const;
-
-export type UsageSummaryRange = keyof typeof USAGE_SUMMARY_RANGES;
-
-export const isUsageSummaryRange = (value: string): value is UsageSummaryRange =>
-  Object.hasOwn(USAGE_SUMMARY_RANGES, value);
+// One key's usage over one of the dashboard's ranges, for the operator CLI
+// (key:usage). Totals, status classes and routes come from the hourly
+// aggregates, which cover the whole range even past the request log's
+// retention; the client IPs and the requests made after revocation come from
+// the request log.
 
 /** The answers a key gets once it no longer works: each counts as a use after revocation (or expiry). */
 const AFTER_REVOCATION_CODES = ["revoked_api_key", "expired_api_key"] as const satisfies readonly ErrorCode[];
 
 export interface KeyUsageSummary {
-  /** The start of the range: the whole hour it begins in, so the aggregates and the log cover the same span. */
+  /** The start of the range as the dashboard draws it (rangeStart): the log and the aggregates read the same span. */
   since: Date;
   total: number;
   byStatusClass: Record<StatusClass, number>;
@@ -40,11 +32,11 @@ function descending(entries: Iterable<[string, number]>): Record<string, number>
 export async function keyUsageSummary(
   db: Db,
   keyId: string,
-  range: UsageSummaryRange,
+  range: UsageRange,
   now = new Date(),
 ): Promise<KeyUsageSummary> {
-  const firstHour = hourOf(new Date(now.getTime() - USAGE_SUMMARY_RANGES[range] * HOUR_MS));
-  const since = hourStart(firstHour);
+  const since = rangeStart(range, now);
+  const firstHour = hourOf(since);
   const [hours, ips, afterRevocation] = await Promise.all([
     db.usageHourly.groupBy({
       by: ["route", "statusClass"],

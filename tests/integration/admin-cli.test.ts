@@ -10,7 +10,8 @@ import { KeyActionError } from "@/lib/keys/errors";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
 import { createKey } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
-import { hourOf, hourStart, type UsageEvent } from "@/lib/usage/event";
+import type { UsageEvent } from "@/lib/usage/event";
+import { rangeStart } from "@/lib/usage/usage-range";
 import { writeUsageBatch } from "@/lib/usage/write-batch";
 import { projectRoot } from "../helpers/test-database";
 
@@ -426,12 +427,10 @@ describe("npm run admin: key:usage", () => {
       by_ip: { "203.0.113.1": 4, "192.0.2.3": 3, "198.51.100.2": 1 },
       after_revocation: 3,
     });
-    // The range starts on the whole hour 24 hours back falls in (the aggregates' grain).
-    const since = new Date(summary.since).getTime();
-    expect([
-      hourStart(hourOf(new Date(before - 24 * HOUR_MS))).getTime(),
-      hourStart(hourOf(new Date())).getTime() - 24 * HOUR_MS,
-    ]).toContain(since);
+    // The range as the dashboard draws it: this hour and the 23 before.
+    expect([rangeStart("24h", new Date(before)), rangeStart("24h", new Date())].map(String)).toContain(
+      String(new Date(summary.since)),
+    );
   });
 
   it("widens to 7 and 30 days; the counts outlive the request log, the addresses do not", async () => {
