@@ -84,7 +84,7 @@ export default function ManagingKeysPage() {
                 </li>
                 <li>
                   Watch the old key&apos;s <em>last used</em> time stop moving (it is updated at most once a minute), or
-                  its page&apos;s <a href="#usage-on-the-key-page">rotation progress</a> reach the new key.
+                  the <a href="#usage-on-the-key-page">rotation meter</a> on its page fall to 0%.
                 </li>
                 <li>Revoke the old key, or let the grace period end.</li>
               </ol>
@@ -129,23 +129,26 @@ export default function ManagingKeysPage() {
               <h3 id="usage-on-the-key-page">On the key&apos;s page</h3>
               <ul>
                 <li>
-                  <strong>Charts</strong> of the key&apos;s requests over time, by status class and by route.
+                  <strong>Charts</strong> of the key&apos;s requests over the last 24 hours, 7 days or 30 days, stacked
+                  by status class, each with its data table, and the key&apos;s top routes and client IPs.
                 </li>
                 <li>
                   <strong>The request log</strong>: every request with its time, route, status, IP, user agent and
-                  request id. Quote the request id when you ask for support. <strong>Export CSV</strong> downloads it,
-                  with every cell a spreadsheet would read as a formula escaped, so a user agent such as{" "}
-                  <code>=HYPERLINK(…)</code> shows as text rather than running.
+                  request id, filtered by status class or route. Quote the request id when you ask for support.{" "}
+                  <strong>Download CSV</strong> exports it; a cell that begins with <code>=</code>, <code>+</code>,{" "}
+                  <code>-</code> or <code>@</code> (or a tab or carriage return) gets a leading <code>&apos;</code>, so
+                  a spreadsheet shows a user agent such as <code>=HYPERLINK(…)</code> as text rather than running it.
                 </li>
                 <li>
-                  <strong>Used after it was revoked</strong>: a revoked or expired key that is still being tried is
-                  flagged on its page and in the key list. Something still holds the key: the request log shows from
-                  where.
+                  <strong>Used after it was revoked</strong>: when a revoked or expired key is still being tried, its
+                  page and the key list say so (&ldquo;Used 3 times after it was revoked, last from 203.0.113.7
+                  at&nbsp;…&rdquo;). The requests were refused, but whoever sent them still holds the key: the request
+                  log shows from where.
                 </li>
                 <li>
                   <strong>Rotation progress</strong>: while a rotated key&apos;s grace period runs, a meter shows how
-                  much of the traffic has moved from the old key to the new one, so you know when revoking the old key
-                  breaks nothing.
+                  much of the last hour&apos;s traffic (old and new key together) still uses the old key, and which
+                  addresses and user agents still send it, so you know when retiring the old key breaks nothing.
                 </li>
               </ul>
               <p>
