@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // npm run bench: builds and starts the production server, and measures from
 // this (second) process with autocannon:
-//   1. a public GET route through the gate with a valid key
-//   2. the same handler without the gate (KEYPORT_BENCH_UNGATED, local only)
-//   3. a plain Node http server answering the same JSON: the machine's ceiling
-//   4. the gated route again with 100,000 more keys in the database
-//   5. a flood of malformed keys
+//   1. a public GET route through the gate with a valid key (usage recorded)
+//   2. the same, through the same gate with nothing recorded (x-keyport-bench:
+//      no-usage); 1 and 2 alternate in halves (on, off, off, on)
+//   3. the same handler without the gate (KEYPORT_BENCH_UNGATED, local only)
+//   4. a plain Node http server answering the same JSON: the machine's ceiling
+//   5. the gated route again with 100,000 more keys in the database
+//   6. a flood of malformed keys
+// Then it stops the server with SIGTERM, waits for it to exit, and reads the
+// usage events dropped during the run from its `usage.closed` log line.
 // On SQLite, and on PostgreSQL too when DATABASE_URL points at one (a
 // throw-away database is created on that server and dropped after).
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -42,19 +46,62 @@ async function waitFor(url) {
   throw new Error(`${url} did not come up`);
 }
 
-function run(url, headers, setupRequest) {
+function run(url, headers, setupRequest, duration = DURATION) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url,
         connections: CONNECTIONS,
-        duration: DURATION,
+        duration,
         headers,
         ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
+}
+
+/**
+ * Usage on and off, each for DURATION in all, as halves in the order on, off,
+ * off, on: a machine that speeds up or slows down during the pair (other work
+ * on it) then weighs on both alike. Requests per second over both halves;
+ * p50 and p99 are the mean of the halves'.
+ */
+async function pairedRuns(url, onHeaders, offHeaders) {
+  const half = DURATION / 2;
+  const [on1, off1, off2, on2] = [
+    await run(url, onHeaders, undefined, half),
+    await run(url, offHeaders, undefined, half),
+    await run(url, offHeaders, undefined, half),
+    await run(url, onHeaders, undefined, half),
+  ];
+  const merge = (a, b) => ({
+    rps: Math.round((a.requests.total + b.requests.total) / (a.duration + b.duration)),
+    p50: (a.latency.p50 + b.latency.p50) / 2,
+    p99: (a.latency.p99 + b.latency.p99) / 2,
+    non2xx: a.non2xx + b.non2xx,
+    errors: a.errors + b.errors,
+  });
+  return [merge(on1, on2), merge(off1, off2)];
+}
+
+/** SIGTERM, then wait for the exit (server.mjs flushes the usage buffer first); SIGKILL after 20 s. */
+function stopServer(server) {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => server.kill("SIGKILL"), 20_000);
+    server.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    server.kill("SIGTERM");
+  });
+}
+
+/** The server's last `usage.closed` line: { recorded, written, dropped, pending }, or null if it logged none. */
+function usageClosed(stdout) {
+  const lines = stdout.split("\n").filter((line) => line.includes('"event":"usage.closed"'));
+  return lines.length > 0 ? JSON.parse(lines.at(-1)) : null;
 }
 
 const row = (name, r) => ({
@@ -82,6 +129,10 @@ async function benchTarget(label, databaseUrl) {
   const key = admin(["key:create", "--email", email, "--env", "dev", "--label", "bench"]);
 
   const port = await freePort();
+  // The server's stdout (one JSON line per request, and usage.closed at exit)
+  // goes to a file rather than a pipe this process would have to drain while it measures.
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "keyport-bench-log-")), "server.log");
+  const logFd = openSync(logFile, "w");
   const server = spawn(process.execPath, [path.join(root, "server.mjs")], {
     cwd: root,
     env: {
@@ -94,9 +145,11 @@ async function benchTarget(label, databaseUrl) {
       RATE_LIMIT_DEV_PER_MINUTE: "1000000",
       WORKER_DISABLED: "1",
     },
-    stdio: "ignore",
+    stdio: ["ignore", logFd, "ignore"],
   });
+  closeSync(logFd);
   const url = `http://127.0.0.1:${port}/api/v1/models`;
+  const results = [];
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`);
     const body = JSON.stringify(await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json());
@@ -112,8 +165,8 @@ async function benchTarget(label, databaseUrl) {
     await waitFor(`http://127.0.0.1:${ceilingPort}/`);
     const gatedHeaders = { authorization: `Bearer ${key}` };
     await run(url, gatedHeaders); // warm-up
-    const results = [];
-    results.push(row("gated (valid key)", await run(url, gatedHeaders)));
+    const [usageOn, usageOff] = await pairedRuns(url, gatedHeaders, { ...gatedHeaders, "x-keyport-bench": "no-usage" });
+    results.push({ name: "gated (valid key)", ...usageOn }, { name: "gated, usage off", ...usageOff });
     results.push(row("ungated (same handler)", await run(url, { "x-keyport-bench": "ungated" })));
     results.push(row("ceiling (plain node http)", await run(`http://127.0.0.1:${ceilingPort}/`, {})));
     ceiling.kill();
@@ -128,18 +181,26 @@ async function benchTarget(label, databaseUrl) {
       headers: { ...request.headers, authorization: `Bearer sk_dev_${randomBytes(18).toString("base64url")}` },
     });
     results.push(row("malformed keys (401)", await run(url, {}, malformed)));
-    return { label, results };
   } finally {
-    server.kill("SIGTERM");
+    await stopServer(server);
   }
+  const usage = usageClosed(readFileSync(logFile, "utf8"));
+  rmSync(path.dirname(logFile), { recursive: true, force: true });
+  return { label, results, usage };
 }
 
-function report({ label, results }) {
+function report({ label, results, usage }) {
   console.log(
     `\n${label}: ${DURATION}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown CPU"})`,
   );
   console.table(results);
-  const [gated, ungated, ceiling, many, malformed] = results;
+  const [gated, usageOff, ungated, ceiling, many, malformed] = results;
+  console.log(`usage on/off throughput: ${(gated.rps / usageOff.rps).toFixed(2)}`);
+  console.log(
+    usage
+      ? `usage events dropped during the run: ${usage.dropped} (recorded ${usage.recorded}, written ${usage.written}, pending ${usage.pending})`
+      : "usage events dropped during the run: unknown (the server logged no usage.closed line)",
+  );
   console.log(`gated/ungated throughput: ${(gated.rps / ungated.rps).toFixed(2)}`);
   console.log(`gated/ceiling throughput: ${(gated.rps / ceiling.rps).toFixed(2)}`);
   console.log(
