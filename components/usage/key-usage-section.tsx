@@ -6,6 +6,7 @@ import { RANGE_SPECS } from "@/lib/usage/usage-range";
 import { bucketLabels } from "./bucket-label";
 import { RequestLog } from "./request-log";
 import { RequestLogFilters } from "./request-log-filters";
+import { RouteName } from "./route-name";
 import { ShareTable } from "./share-table";
 import { UsageChart, type ChartBucket } from "./usage-chart";
 import { UsageDataTable } from "./usage-data-table";
@@ -75,7 +76,7 @@ export function KeyUsageSection({
                 caption={`Top routes in the ${rangeText}`}
                 heading="Route"
                 rows={usage.topRoutes}
-                render={(route) => <span className="font-mono">{route}</span>}
+                render={(route) => <RouteName name={route} />}
                 testId="top-routes"
               />
             </div>

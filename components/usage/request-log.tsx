@@ -6,6 +6,7 @@ import { Timestamp } from "@/components/ui/timestamp";
 import { displayIp } from "@/lib/format-ip";
 import { statusClass } from "@/lib/usage/event";
 import type { RequestLogPage, RequestLogRow } from "@/lib/usage/queries";
+import { RouteName } from "./route-name";
 import { usageHref, type UsageQuery } from "./usage-href";
 
 const STATUS_TONES = { "2xx": "success", "4xx": "warning", "5xx": "danger" } as const;
@@ -28,15 +29,18 @@ function Agent({ value }: { value: string | null }) {
 }
 
 // One row per request, newest first. Below lg the table keeps one column and
-// each request reads as a card; from lg on, each field has its column.
+// each request reads as a card; from lg on: time, request (route and id),
+// status, latency and client (IP and user agent).
 function RequestRow({ row, now }: { row: RequestLogRow; now: Date }) {
   return (
     <tr data-testid="request-row" data-request-id={row.requestId}>
-      <Td className="min-w-0">
+      <Td className="min-w-0 lg:whitespace-nowrap">
         <Timestamp date={row.createdAt} now={now} compact />
         <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs lg:hidden">
           <dt className="font-medium">Route</dt>
-          <dd className="font-mono break-all">{row.route}</dd>
+          <dd>
+            <RouteName name={row.route} />
+          </dd>
           <dt className="font-medium">Status</dt>
           <dd>
             <Status row={row} />
@@ -53,16 +57,29 @@ function RequestRow({ row, now }: { row: RequestLogRow; now: Date }) {
           <dd className="font-mono break-all">{row.requestId}</dd>
         </dl>
       </Td>
-      <Td className="hidden font-mono break-all lg:table-cell">{row.route}</Td>
+      <Td className="hidden lg:table-cell">
+        <div data-testid="request-route">
+          <RouteName name={row.route} />
+        </div>
+        <div
+          data-testid="request-id"
+          className="mt-1 font-mono text-xs whitespace-nowrap text-zinc-600 dark:text-zinc-400"
+        >
+          {row.requestId}
+        </div>
+      </Td>
       <Td className="hidden lg:table-cell">
         <Status row={row} />
       </Td>
       <Td className="hidden text-right whitespace-nowrap tabular-nums lg:table-cell">{row.latencyMs} ms</Td>
-      <Td className="hidden break-all lg:table-cell">{displayIp(row.ip)}</Td>
-      <Td className="hidden max-w-48 text-xs lg:table-cell">
-        <Agent value={row.userAgent} />
+      <Td className="hidden lg:table-cell">
+        <div data-testid="request-ip" className="break-all">
+          {displayIp(row.ip)}
+        </div>
+        <div data-testid="request-agent" className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          <Agent value={row.userAgent} />
+        </div>
       </Td>
-      <Td className="hidden font-mono text-xs break-all lg:table-cell">{row.requestId}</Td>
     </tr>
   );
 }
@@ -101,12 +118,10 @@ export function RequestLog({
               <span className="lg:hidden">Request</span>
               <span className="hidden lg:inline">Time</span>
             </Th>
-            <Th className="hidden lg:table-cell">Route</Th>
+            <Th className="hidden lg:table-cell">Route and request id</Th>
             <Th className="hidden lg:table-cell">Status</Th>
             <Th className="hidden text-right lg:table-cell">Latency</Th>
-            <Th className="hidden lg:table-cell">IP</Th>
-            <Th className="hidden lg:table-cell">User agent</Th>
-            <Th className="hidden lg:table-cell">Request id</Th>
+            <Th className="hidden lg:table-cell">Client IP and user agent</Th>
           </tr>
         </THead>
         <tbody>

@@ -30,7 +30,7 @@ export function ShareTable({
       <tbody data-testid={testId}>
         {rows.map((row) => (
           <tr key={row.value}>
-            <Td className="break-all">
+            <Td className="[overflow-wrap:anywhere]">
               {render(row.value)}
               <div aria-hidden="true" className="mt-1 h-1.5 rounded-full bg-zinc-200 dark:bg-zinc-800">
                 <div

@@ -15,7 +15,6 @@ export function UsageRangeSwitch({ keyId, query }: { keyId: string; query: Usage
               <Link
                 href={usageHref(keyId, { ...query, usage: range, page: undefined }, "usage")}
                 aria-current={current ? "page" : undefined}
-                aria-label={RANGE_SPECS[range].label}
                 scroll={false}
                 className={cn(
                   "inline-flex min-h-10 min-w-12 items-center justify-center px-3 no-underline hover:no-underline",
@@ -24,7 +23,7 @@ export function UsageRangeSwitch({ keyId, query }: { keyId: string; query: Usage
                     : "text-zinc-800 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800",
                 )}
               >
-                {range}
+                {RANGE_SPECS[range].short}
               </Link>
             </li>
           );

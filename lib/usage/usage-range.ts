@@ -11,14 +11,16 @@ export const DEFAULT_USAGE_RANGE: UsageRange = "7d";
 
 export interface RangeSpec {
   label: string;
+  /** For the range switch. */
+  short: string;
   bucket: "hour" | "day";
   buckets: number;
 }
 
 export const RANGE_SPECS: Record<UsageRange, RangeSpec> = {
-  "24h": { label: "Last 24 hours", bucket: "hour", buckets: 24 },
-  "7d": { label: "Last 7 days", bucket: "day", buckets: 7 },
-  "30d": { label: "Last 30 days", bucket: "day", buckets: 30 },
+  "24h": { label: "Last 24 hours", short: "24 hours", bucket: "hour", buckets: 24 },
+  "7d": { label: "Last 7 days", short: "7 days", bucket: "day", buckets: 7 },
+  "30d": { label: "Last 30 days", short: "30 days", bucket: "day", buckets: 30 },
 };
 
 const HOUR_MS = 3_600_000;

@@ -4,7 +4,7 @@
 // answered with), a filter narrows the log, and the CSV downloads those rows.
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { createKey, keyRow, signUp, uniqueEmail } from "./helpers";
+import { createKey, expectAccessible, keyRow, signUp, uniqueEmail } from "./helpers";
 
 const USER_AGENT = "key-usage-e2e/1.0";
 
@@ -58,13 +58,13 @@ test("requests made with a key show on its page, filter in the log and download 
     ok[0],
   ]);
   const badRow = page.locator(`[data-request-id="${badId}"]`);
+  await expect(badRow.getByTestId("request-route")).toHaveText("create_chat_completion");
+  await expect(badRow.getByTestId("request-id")).toHaveText(badId);
   const cells = badRow.getByRole("cell");
-  await expect(cells.nth(1)).toHaveText("create_chat_completion");
   await expect(cells.nth(2)).toContainText("400");
   await expect(cells.nth(2)).toContainText("invalid_request");
   await expect(cells.nth(3)).toHaveText(/^\d+ ms$/);
-  await expect(cells.nth(5)).toHaveText(USER_AGENT);
-  await expect(cells.nth(6)).toHaveText(badId);
+  await expect(badRow.getByTestId("request-agent")).toHaveText(USER_AGENT);
 
   // The CSV of the range: a header and the same three rows.
   const [download] = await Promise.all([
@@ -92,9 +92,19 @@ test("requests made with a key show on its page, filter in the log and download 
   await expect(page.getByText("No requests match these filters in this range.")).toBeVisible();
 
   // The range switch is a link: 24 hours in hourly rows.
-  await page.getByRole("link", { name: "Last 24 hours" }).click();
+  await page.getByRole("navigation", { name: "Usage range" }).getByRole("link", { name: "24 hours" }).click();
   await expect(page).toHaveURL(/[?&]usage=24h/);
   await expect(
     page.getByRole("table", { name: /Requests per hour in the last 24 hours/ }).getByRole("row"),
   ).toHaveCount(25);
+
+  // With usage on it, the page still fits a phone and passes axe in both colour schemes.
+  await page.goto(`/dashboard/keys/${keyId}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(page.getByTestId("usage-chart").locator("svg")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(page, `key page with usage, 390 px, ${colorScheme}`);
+  }
 });
