@@ -133,7 +133,7 @@ export function KeyList({
           <Th className="hidden sm:table-cell">Environment</Th>
           <Th className="hidden md:table-cell">Secret</Th>
           <Th className="hidden lg:table-cell">Last used</Th>
-          <Th className="hidden text-right lg:table-cell">Requests, 24 h</Th>
+          <Th className="hidden text-right whitespace-nowrap lg:table-cell">Requests, 24 h</Th>
           <Th className="hidden sm:table-cell">Status</Th>
           <Th className="w-12 px-1">
             <span className="sr-only">Actions</span>

@@ -29,13 +29,26 @@ test("the README's screenshots", async ({ page }) => {
   await createKey(page, "nightly export", { environment: "Production" });
   const rotate = await rowAction(page, "nightly export", "Rotate");
   await rotate.getByRole("button", { name: "Rotate key" }).click();
-  await saveNewSecret(page);
+  const nightly = await saveNewSecret(page);
+  // Some usage for the key page: successes on two routes and a refused body.
+  const headers = { Authorization: `Bearer ${nightly}`, "User-Agent": "nightly-export/2.3 (+https://example.com)" };
+  for (let i = 0; i < 6; i++) await page.request.get("/api/v1/models", { headers });
+  for (let i = 0; i < 3; i++) await page.request.get("/api/v1/media_models", { headers });
+  await page.request.post("/api/v1/chat/completions", {
+    headers: { ...headers, "Content-Type": "application/json" },
+    data: "{",
+  });
   await page.goto("/dashboard");
   await expect(page.getByTestId("key-row")).toHaveCount(4);
   await shoot(page, "key-list.png");
 
   await page.getByRole("link", { name: "nightly export" }).first().click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("nightly export");
+  // The usage buffer flushes every second.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("usage-totals")).toContainText("10 requests", { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await shoot(page, "key-page.png");
   const keyPage = new URL(page.url()).pathname;
   await page.goto("/dashboard");
