@@ -45,16 +45,24 @@ function requestsText(count: number | undefined): string {
   return count === 1 ? "1 request in 24 hours" : `${count.toLocaleString("en")} requests in 24 hours`;
 }
 
+/** A line under a key's label about its use: "danger" for use after it stopped working. */
+export interface UsageNote {
+  text: string;
+  tone: "danger" | "warning";
+}
+
 function KeyRow({
   keyView,
   now,
   note,
   requests,
+  usageNotes = [],
 }: {
   keyView: KeyView;
   now: Date;
   note?: string | undefined;
   requests: number | undefined;
+  usageNotes?: UsageNote[] | undefined;
 }) {
   const access = accessSummary(keyView.restrictions);
   return (
@@ -85,6 +93,18 @@ function KeyRow({
           <EnvironmentBadge environment={keyView.environment} />
           <KeyState keyView={keyView} now={now} />
         </div>
+        {usageNotes.map((note) => (
+          <div
+            key={note.text}
+            data-testid="key-usage-note"
+            className={cn(
+              "mt-1 text-xs font-medium break-words",
+              note.tone === "danger" ? "text-red-700 dark:text-red-300" : "text-amber-800 dark:text-amber-200",
+            )}
+          >
+            {note.text}
+          </div>
+        ))}
         {requests !== undefined && (
           <div data-testid="key-requests-24h" className="mt-1 text-xs text-zinc-700 lg:hidden dark:text-zinc-300">
             {requestsText(requests)}
@@ -118,12 +138,15 @@ export function KeyList({
   now,
   pinned,
   requests24h = {},
+  usageNotes = {},
 }: {
   keys: KeyView[];
   now: Date;
   pinned?: KeyView | undefined;
   /** Requests in the last 24 hours, by key id. */
   requests24h?: Record<string, number>;
+  /** Lines about a key's use (after it stopped working, rotation progress), by key id. */
+  usageNotes?: Record<string, UsageNote[]>;
 }) {
   return (
     <Table caption="Your API keys">
@@ -147,10 +170,11 @@ export function KeyList({
             now={now}
             note="Just created: outside your filters"
             requests={requests24h[pinned.id]}
+            usageNotes={usageNotes[pinned.id]}
           />
         )}
         {keys.map((key) => (
-          <KeyRow key={key.id} keyView={key} now={now} requests={requests24h[key.id]} />
+          <KeyRow key={key.id} keyView={key} now={now} requests={requests24h[key.id]} usageNotes={usageNotes[key.id]} />
         ))}
       </tbody>
     </Table>

@@ -109,7 +109,7 @@ export function SecretDialog({
             <p className="text-sm">
               Next, check where the leaked key was used in{" "}
               {reveal.leakedKeyId ? (
-                <Link href={`/dashboard/keys/${reveal.leakedKeyId}#usage-log`}>its request log</Link>
+                <Link href={`/dashboard/keys/${reveal.leakedKeyId}#requests`}>its request log</Link>
               ) : (
                 "its request log"
               )}

@@ -35,7 +35,7 @@ export function AfterEndNotice({
       <p className="font-semibold">{afterEndText(keyView, use)}.</p>
       <p className="mt-1">
         The requests were refused. Whoever sent them still has the key: check where it is stored.{" "}
-        <Link href="#usage-log" className="underline">
+        <Link href="#requests" className="underline">
           See the request log
         </Link>
         .

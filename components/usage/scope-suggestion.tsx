@@ -30,6 +30,9 @@ export function ScopeSuggestion({
   const { pending, form, error } = useActionForm(updateRestrictionsAction, {
     onSuccess: (data) => toast(data.message),
   });
+  // The page keeps this mounted with nothing to suggest, so a success (after which there is nothing left to
+  // suggest) still reaches its toast.
+  if (suggested.length === 0) return null;
   return (
     <form
       {...form}

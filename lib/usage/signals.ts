@@ -167,3 +167,30 @@ export async function keySignals(userId: string, key: SignalKey, now = new Date(
 function publicScopeCount(): number {
   return new Set(publicRoutes.map((route) => route.scope)).size;
 }
+
+export interface ListSignals {
+  afterEnd: Map<string, AfterEndUse>;
+  rotation: Map<string, RotationProgress>;
+}
+
+/** For the key list: use after the end for every key shown, and rotation progress for those in a grace period. */
+export async function listSignals(
+  userId: string,
+  keys: readonly { id: string; status: string; successor: { id: string } | null }[],
+  now = new Date(),
+): Promise<ListSignals> {
+  const rotating = keys.filter((key) => key.status === "expiring" && key.successor);
+  const [afterEnd, progress] = await Promise.all([
+    triedAfterEnd(
+      userId,
+      keys.map((key) => key.id),
+    ),
+    Promise.all(rotating.map((key) => rotationProgress(userId, key.id, key.successor!.id, now))),
+  ]);
+  const rotation = new Map<string, RotationProgress>();
+  rotating.forEach((key, index) => {
+    const found = progress[index];
+    if (found) rotation.set(key.id, found);
+  });
+  return { afterEnd, rotation };
+}

@@ -210,6 +210,8 @@ test.describe("with the keyboard alone", () => {
     await expect(replaced.getByRole("button", { name: "Copy" })).toBeFocused();
     await press("Enter");
     await press("Tab"); // "I have saved this key"
+    await press("Tab"); // the leaked key's request log
+    await expect(replaced.getByRole("link", { name: "its request log" })).toBeFocused();
     await press("Tab"); // the leaked-key checklist
     await expect(replaced.getByRole("link", { name: "leaked-key checklist" })).toBeFocused();
     await press("Tab"); // Close

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "@/lib/auth/accounts";
 import { chromium, type Browser } from "@playwright/test";
+import { db } from "@/lib/db";
 import { createKey } from "@/lib/keys/lifecycle";
 import { freePort, requireBuild, startInstance, stopInstances } from "../helpers/production-server";
 
@@ -125,6 +126,24 @@ describe.each([
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("revoked_api_key");
     }));
+
+  it("usage recorded by both adds up in the request log and the hourly aggregates", async () => {
+    const { secret: apiKey, key } = await newKey();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await models(i % 2 ? a : b, apiKey)).status);
+    expect(statuses).toEqual(Array(8).fill(200));
+    const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id }, select: { id: true } });
+    // Each instance flushes its buffer every second.
+    await expect
+      .poll(
+        async () => (await db.usageHourly.aggregate({ where: { keyId: row.id }, _sum: { count: true } }))._sum.count,
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(8);
+    expect(await db.usageEvent.count({ where: { keyId: row.id } })).toBe(8);
+  });
 
   it("the rate limit counts the requests sent to both", async () => {
     const { secret: apiKey } = await newKey();

@@ -8,7 +8,11 @@ import { buttonClasses } from "@/components/ui/button";
 import { requirePageSession } from "@/lib/auth/guard";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
 import { getKey, listKeys } from "@/lib/keys/queries";
+import type { UsageNote } from "@/components/keys/key-list";
+import { afterEndText } from "@/components/usage/after-end-notice";
+import { rotationShareText } from "@/components/usage/rotation-meter";
 import { requestsLast24h } from "@/lib/usage/queries";
+import { listSignals } from "@/lib/usage/signals";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -26,7 +30,23 @@ export default async function DashboardPage({
   const created = query.created ? await getKey(session.userId, query.created, now) : null;
   const pinned = created && !keys.items.some((key) => key.id === created.id) ? created : undefined;
   const shownIds = [...keys.items, ...(pinned ? [pinned] : [])].map((key) => key.id);
-  const requests24h = await requestsLast24h(session.userId, shownIds, now);
+  const shown = [...keys.items, ...(pinned ? [pinned] : [])];
+  const [requests24h, signals] = await Promise.all([
+    requestsLast24h(session.userId, shownIds, now),
+    listSignals(session.userId, shown, now),
+  ]);
+  // Under a key's label: use after it stopped working, and how far its rotation has got.
+  const usageNotes: Record<string, UsageNote[]> = {};
+  for (const key of shown) {
+    const afterEnd = signals.afterEnd.get(key.id);
+    const rotation = signals.rotation.get(key.id);
+    const share = rotation ? rotationShareText(rotation) : null;
+    const notes: UsageNote[] = [
+      ...(afterEnd ? [{ text: afterEndText(key, afterEnd), tone: "danger" as const }] : []),
+      ...(share ? [{ text: share, tone: "warning" as const }] : []),
+    ];
+    if (notes.length > 0) usageNotes[key.id] = notes;
+  }
 
   const pageHref = (page: number) => {
     const params = new URLSearchParams();
@@ -72,7 +92,7 @@ export default async function DashboardPage({
             {filtered ? "No keys match these filters." : "You have no API keys in use. Create one to call the API."}
           </p>
         ) : (
-          <KeyList keys={keys.items} now={now} pinned={pinned} requests24h={requests24h} />
+          <KeyList keys={keys.items} now={now} pinned={pinned} requests24h={requests24h} usageNotes={usageNotes} />
         )}
       </div>
       <Pagination page={keys.page} pageCount={keys.pageCount} href={pageHref} />

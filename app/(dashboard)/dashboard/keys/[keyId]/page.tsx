@@ -123,12 +123,12 @@ export default async function KeyPage({
             options={restrictionOptions()}
             editable={isUsable(key.status)}
           />
-          {signals.suggestedScopes && (
+          {isUsable(key.status) && (
             <ScopeSuggestion
               keyId={key.id}
               label={key.label}
               restrictions={key.restrictions}
-              suggested={signals.suggestedScopes}
+              suggested={signals.suggestedScopes ?? []}
             />
           )}
         </section>
