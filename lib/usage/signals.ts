@@ -3,6 +3,7 @@ import { db } from "../db";
 import { publicRoutes } from "../public-api/routes";
 import { normalizeScopes, type Scope } from "../public-api/scopes";
 import { hourOf } from "./event";
+import { ownedKeyRows } from "./owned-key";
 
 // What a key's usage says about it, for the key page and the list: use after
 // it stopped working, how far a rotation has got, and the scopes it really
@@ -18,18 +19,9 @@ export interface AfterEndUse {
   lastIp: string;
 }
 
-async function ownedRows(userId: string, publicIds: readonly string[]) {
-  if (publicIds.length === 0) return new Map<string, string>();
-  const rows = await db.apiKey.findMany({
-    where: { userId, publicId: { in: [...publicIds] } },
-    select: { id: true, publicId: true },
-  });
-  return new Map(rows.map((row) => [row.id, row.publicId]));
-}
-
 /** By public key id: how often each key was tried after it stopped working, and the last time and address. */
 export async function triedAfterEnd(userId: string, publicIds: readonly string[]): Promise<Map<string, AfterEndUse>> {
-  const keys = await ownedRows(userId, publicIds);
+  const keys = await ownedKeyRows(userId, publicIds);
   const result = new Map<string, AfterEndUse>();
   if (keys.size === 0) return result;
   const where = { userId, keyId: { in: [...keys.keys()] }, errorCode: { in: ENDED_CODES } };
@@ -82,7 +74,7 @@ export async function rotationProgress(
   newPublicId: string,
   now = new Date(),
 ): Promise<RotationProgress | null> {
-  const rows = await ownedRows(userId, [oldPublicId, newPublicId]);
+  const rows = await ownedKeyRows(userId, [oldPublicId, newPublicId]);
   const rowOf = (publicId: string) => [...rows].find(([, id]) => id === publicId)?.[0];
   const oldRow = rowOf(oldPublicId);
   const newRow = rowOf(newPublicId);
@@ -115,7 +107,7 @@ export const SCOPE_EVIDENCE_DAYS = 30;
  * Refused requests (403, 429, ...) say nothing about what the key needs.
  */
 export async function usedScopes(userId: string, publicId: string, now = new Date()): Promise<Scope[] | null> {
-  const rows = await ownedRows(userId, [publicId]);
+  const rows = await ownedKeyRows(userId, [publicId]);
   const keyId = [...rows.keys()][0];
   if (!keyId) return null;
   const used = await db.usageHourly.groupBy({
