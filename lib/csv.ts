@@ -8,13 +8,17 @@
 // columns, never from a caller.
 
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
 
+/**
+ * Every text cell is quoted, whatever it holds: a spreadsheet set to split on
+ * ";" or tabs (Excel in many locales) would otherwise cut "x;=1+1" into a
+ * second cell that starts a formula. Inside quotes it stays one cell.
+ */
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return String(value);
   const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(safe) || safe !== safe.trim() ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return `"${safe.replaceAll('"', '""')}"`;
 }
 
 /** One record, ended by CRLF as RFC 4180 asks. */

@@ -4,30 +4,26 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
-import { updateRestrictionsAction } from "@/lib/keys/actions";
-import { displayEntry } from "@/lib/keys/ip-allowlist";
-import type { KeyRestrictions } from "@/lib/keys/restrictions";
+import { narrowScopesAction } from "@/lib/keys/actions";
 import { scopeField } from "@/lib/keys/scope-field";
 import type { Scope } from "@/lib/public-api/scopes";
 
 /**
  * "Narrower scopes from real use": the scopes the key's successful requests
  * needed in the last 30 days, applied in one click through the same audited
- * edit as the Access form (the allowlist and limit are sent unchanged).
+ * edit as the Access form; the server keeps the key's allowlist and limit.
  */
 export function ScopeSuggestion({
   keyId,
   label,
-  restrictions,
   suggested,
 }: {
   keyId: string;
   label: string;
-  restrictions: KeyRestrictions;
   suggested: readonly Scope[];
 }) {
   const toast = useToast();
-  const { pending, form, error } = useActionForm(updateRestrictionsAction, {
+  const { pending, form, error } = useActionForm(narrowScopesAction, {
     onSuccess: (data) => toast(data.message),
   });
   // The page keeps this mounted with nothing to suggest, so a success (after which there is nothing left to
@@ -51,12 +47,9 @@ export function ScopeSuggestion({
         . A narrower key is a smaller incident if it leaks.
       </p>
       <input type="hidden" name="keyId" value={keyId} />
-      <input type="hidden" name="access" value="custom" />
       {suggested.map((scope) => (
         <input key={scope} type="hidden" name={scopeField(scope)} value="on" />
       ))}
-      <input type="hidden" name="allowedIps" value={restrictions.allowedIps?.map(displayEntry).join("\n") ?? ""} />
-      <input type="hidden" name="rateLimit" value={restrictions.rateLimit ?? ""} />
       <div>
         <Button type="submit" variant="secondary" disabled={pending}>
           {pending ? "Narrowing…" : `Narrow to ${suggested.length === 1 ? "this scope" : "these scopes"}`}

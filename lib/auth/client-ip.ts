@@ -4,6 +4,8 @@
 // when TRUST_PROXY says how many proxies in front of us append to it; then the
 // entry that many places from the right is the client as our nearest trusted
 // proxy saw it, and anything further left may be forged.
+import { isIP } from "node:net";
+
 export const PEER_IP_HEADER = "x-keyport-peer-ip";
 
 /**
@@ -27,7 +29,9 @@ export function clientIp(headers: Headers, trustedProxies: number): string {
       .map((entry) => entry.trim())
       .filter(Boolean);
     if (forwarded && forwarded.length > 0) {
-      return withoutPort(forwarded[Math.max(0, forwarded.length - trustedProxies)] ?? "unknown");
+      // A proxy count set too high reaches entries the client wrote: anything that is not an address is "unknown".
+      const entry = withoutPort(forwarded[Math.max(0, forwarded.length - trustedProxies)] ?? "");
+      return isIP(entry) ? entry : "unknown";
     }
   }
   return headers.get(PEER_IP_HEADER) ?? "unknown";

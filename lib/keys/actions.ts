@@ -7,11 +7,13 @@ import type { Actor } from "../audit";
 import { actorFor, requireActionSession } from "../auth/guard";
 import { absoluteTime } from "../format-time";
 import { log } from "../log";
-import { KeyActionError } from "./errors";
+import { KEY_NOT_FOUND, KeyActionError } from "./errors";
+import { getKey } from "./queries";
 import { rotationOutcome } from "./grace";
 import {
   createKeySchema,
   keyActionSchema,
+  narrowScopesSchema,
   renameKeySchema,
   revokeKeySchema,
   rotateKeySchema,
@@ -83,6 +85,15 @@ export async function updateRestrictionsAction(_previous: State, formData: FormD
       label: key.label,
       message: `Saved what “${key.label}” can do. It applies from the next request.`,
     };
+  });
+}
+
+export async function narrowScopesAction(_previous: State, formData: FormData): Result {
+  return run(formData, narrowScopesSchema, async (input, actor) => {
+    const current = await getKey(actor.userId, input.keyId);
+    if (!current) throw new KeyActionError(KEY_NOT_FOUND);
+    const key = await updateRestrictions(actor, input.keyId, { ...current.restrictions, scopes: input.scopes });
+    return { keyId: key.id, label: key.label, message: `Narrowed “${key.label}” to ${input.scopes.join(", ")}.` };
   });
 }
 

@@ -141,3 +141,22 @@ export const revokeKeySchema = z.object({
 });
 
 export const keyActionSchema = z.object({ keyId: keyIdSchema });
+
+/**
+ * "Narrow to these scopes" from real use: only the scopes. The server keeps
+ * the key's allowlist and limit as they are now, so a page drawn before
+ * someone changed them cannot put the old ones back.
+ */
+export const narrowScopesSchema = z
+  .object({
+    keyId: keyIdSchema,
+    ...Object.fromEntries(SCOPE_NAMES.map((scope) => [scopeField(scope), z.literal("on").optional()])),
+  })
+  .transform((input, ctx) => {
+    const scopes = SCOPE_NAMES.filter((scope) => (input as Record<string, unknown>)[scopeField(scope)] === "on");
+    if (scopes.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["scopes"], message: "Choose at least one scope." });
+      return z.NEVER;
+    }
+    return { keyId: input.keyId, scopes };
+  });

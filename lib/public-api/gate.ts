@@ -7,7 +7,7 @@ import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs
 import { ipAllowed } from "../keys/ip-allowlist";
 import { UNRESTRICTED } from "../keys/restrictions";
 import { recordKeyUse, verifyApiKey, type FoundKey, type VerifiedKey } from "../keys/verify";
-import { DISCARD_USAGE, USER_AGENT_MAX_LENGTH, type UsageSink } from "../usage/event";
+import { cleanUserAgent, DISCARD_USAGE, type UsageSink } from "../usage/event";
 import { usageBuffer } from "../usage/usage-sink";
 import { log } from "../log";
 import { strictTransportSecurity } from "../security/hsts";
@@ -230,7 +230,7 @@ function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: n
       errorCode: trace.errorCode ?? null,
       latencyMs: Math.round(performance.now() - started),
       ip: clientIp(request.headers, getEnv().TRUST_PROXY),
-      userAgent: request.headers.get("user-agent")?.slice(0, USER_AGENT_MAX_LENGTH) || null,
+      userAgent: cleanUserAgent(request.headers.get("user-agent")),
       createdAt: new Date(),
     });
   } catch (error) {

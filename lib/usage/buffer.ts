@@ -9,6 +9,13 @@ import type { UsageEvent, UsageSink } from "./event";
 
 export interface UsageBufferOptions {
   write: (events: UsageEvent[]) => Promise<void>;
+  /**
+   * Log rows per key per minute (in this instance); beyond it an event only
+   * counts in the hourly aggregates. A flood (a revoked key hammered, a
+   * client ignoring 429s) cannot grow the request log without bound, and the
+   * counts stay exact.
+   */
+  logPerKeyPerMinute?: number;
   /** Called after drops, at most once per `warnEveryMs`, with the running total. */
   onDrop?: (dropped: number, reason: "full" | "write_failed") => void;
   maxEvents?: number;
@@ -23,6 +30,8 @@ export interface UsageStats {
   pending: number;
 }
 
+export const DEFAULT_LOG_PER_KEY_PER_MINUTE = 120;
+
 export class UsageBuffer implements UsageSink {
   private events: UsageEvent[] = [];
   private flushing: Promise<void> | null = null;
@@ -32,12 +41,16 @@ export class UsageBuffer implements UsageSink {
   private readonly onDrop: NonNullable<UsageBufferOptions["onDrop"]>;
   private readonly maxEvents: number;
   private readonly batchSize: number;
+  private readonly logCap: number;
+  private logMinute = -1;
+  private readonly loggedThisMinute = new Map<string, number>();
 
   constructor(options: UsageBufferOptions) {
     this.write = options.write;
     this.onDrop = options.onDrop ?? (() => {});
     this.maxEvents = options.maxEvents ?? 10_000;
     this.batchSize = options.batchSize ?? 500;
+    this.logCap = options.logPerKeyPerMinute ?? DEFAULT_LOG_PER_KEY_PER_MINUTE;
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1_000);
     // The timer must not keep a process (a test, the CLI) alive on its own.
     this.timer.unref?.();
@@ -50,8 +63,20 @@ export class UsageBuffer implements UsageSink {
       this.onDrop(this.stats.dropped, "full");
       return;
     }
-    this.events.push(event);
+    this.events.push(this.underLogCap(event) ? event : { ...event, logged: false });
     if (this.events.length >= this.batchSize) void this.flush();
+  }
+
+  private underLogCap(event: UsageEvent): boolean {
+    const minute = Math.floor(event.createdAt.getTime() / 60_000);
+    if (minute !== this.logMinute) {
+      this.logMinute = minute;
+      this.loggedThisMinute.clear();
+    }
+    const logged = this.loggedThisMinute.get(event.keyId) ?? 0;
+    if (logged >= this.logCap) return false;
+    this.loggedThisMinute.set(event.keyId, logged + 1);
+    return true;
   }
 
   /** Writes everything buffered so far, one batch at a time; concurrent calls share the work. */

@@ -50,6 +50,8 @@ async function* csvChunks(
         ...where,
         AND: [
           { createdAt: { lte: until } },
+          // The plain bound lets the (keyId, createdAt) index start at the cursor instead of the range's top.
+          after ? { createdAt: { lte: after.createdAt } } : {},
           after
             ? {
                 OR: [
@@ -84,7 +86,7 @@ export async function usageCsvStream(
 ): Promise<ReadableStream<Uint8Array> | null> {
   const keyId = await ownedKeyRowId(userId, publicId);
   if (!keyId) return null;
-  const where = requestLogWhere(keyId, userId, logSince(options.range, now), options.filter ?? {});
+  const where = requestLogWhere(keyId, logSince(options.range, now), options.filter ?? {});
   const chunks = csvChunks(where, options.pageSize ?? CSV_PAGE_SIZE, now);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({

@@ -1,3 +1,5 @@
+import { cleanName } from "../text";
+
 // One public API request as the usage log keeps it: who (the key and its
 // owner), what (route, status, error code, latency), from where (client IP
 // and a truncated user agent) and when. Never a secret, a header value other
@@ -16,6 +18,8 @@ export interface UsageEvent {
   ip: string;
   userAgent: string | null;
   createdAt: Date;
+  /** False when the per-key log cap was reached: the event then only counts in the hourly aggregates. */
+  logged?: boolean;
 }
 
 export type StatusClass = "2xx" | "4xx" | "5xx";
@@ -30,6 +34,20 @@ export function statusClass(status: number): StatusClass {
 }
 
 export const USER_AGENT_MAX_LENGTH = 256;
+
+// Anything shaped like one of our keys, even cut short: a client that puts its
+// key in its user agent must not find it stored and shown again.
+const KEY_LIKE = /sk_(dev|prod)_[0-9A-Za-z]{6,}/g;
+
+/**
+ * The user agent as the log keeps it: key-shaped text redacted, control and
+ * text-direction characters removed (they would garble the log and the CSV),
+ * cut to 256 characters; null when nothing is left.
+ */
+export function cleanUserAgent(raw: string | null): string | null {
+  if (!raw) return null;
+  return cleanName(raw.replace(KEY_LIKE, "sk_$1_[redacted]"), USER_AGENT_MAX_LENGTH) || null;
+}
 
 const HOUR_MS = 3_600_000;
 

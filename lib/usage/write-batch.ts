@@ -39,14 +39,25 @@ export function hourlyCounts(events: readonly UsageEvent[]): HourlyCount[] {
 
 export async function writeUsageBatch(db: Db, events: readonly UsageEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const counts = hourlyCounts(events);
-  const values = Prisma.join(
-    counts.map((c) => Prisma.sql`(${c.keyId}, ${c.hour}, ${c.route}, ${c.statusClass}, ${c.userId}, ${c.count})`),
+  const counts = Prisma.join(
+    hourlyCounts(events).map(
+      (c) => Prisma.sql`(${c.keyId}, ${c.hour}, ${c.route}, ${c.statusClass}, ${c.userId}, ${c.count})`,
+    ),
   );
+  const aggregate = db.$executeRaw`INSERT INTO "UsageHourly" ("keyId", "hour", "route", "statusClass", "userId", "count")
+      VALUES ${counts}
+      ON CONFLICT ("keyId", "hour", "route", "statusClass")
+      DO UPDATE SET "count" = "UsageHourly"."count" + excluded."count"`;
+  // Every event counts; only those under the per-key log cap (lib/usage/buffer.ts) get a row in the log.
+  const logged = events.filter((event) => event.logged !== false);
+  if (logged.length === 0) {
+    await aggregate;
+    return;
+  }
   // The events as one multi-row INSERT too: Prisma's createMany spent 50 to 100 ms of CPU on a 500-event batch
   // (its per-row work), which on SQLite's synchronous driver stalls the requests waiting behind it.
   const rows = Prisma.join(
-    events.map(
+    logged.map(
       (e) =>
         Prisma.sql`(${e.requestId}, ${e.keyId}, ${e.userId}, ${e.route}, ${e.status}, ${e.errorCode}, ${e.latencyMs}, ${e.ip}, ${e.userAgent}, ${e.createdAt})`,
     ),
@@ -54,9 +65,6 @@ export async function writeUsageBatch(db: Db, events: readonly UsageEvent[]): Pr
   await db.$transaction([
     db.$executeRaw`INSERT INTO "UsageEvent" ("requestId", "keyId", "userId", "route", "status", "errorCode", "latencyMs", "ip", "userAgent", "createdAt")
       VALUES ${rows}`,
-    db.$executeRaw`INSERT INTO "UsageHourly" ("keyId", "hour", "route", "statusClass", "userId", "count")
-      VALUES ${values}
-      ON CONFLICT ("keyId", "hour", "route", "statusClass")
-      DO UPDATE SET "count" = "UsageHourly"."count" + excluded."count"`,
+    aggregate,
   ]);
 }

@@ -73,8 +73,9 @@ test("requests made with a key show on its page, filter in the log and download 
   ]);
   expect(download.suggestedFilename()).toBe(`${keyId}-usage-7d.csv`);
   const csv = readFileSync((await download.path())!, "utf8").split("\r\n");
-  expect(csv[0]).toBe("time,request_id,route,status,error_code,latency_ms,ip,user_agent");
-  expect(csv.slice(1, -1).map((line) => line.split(",").slice(1, 5))).toEqual([
+  expect(csv[0]).toBe('"time","request_id","route","status","error_code","latency_ms","ip","user_agent"');
+  // Text cells are quoted; these hold no comma or quote, so removing the quotes reads them.
+  expect(csv.slice(1, -1).map((line) => line.replaceAll('"', "").split(",").slice(1, 5))).toEqual([
     [badId, "create_chat_completion", "400", "invalid_request"],
     [ok[1], "list_models", "200", ""],
     [ok[0], "list_models", "200", ""],

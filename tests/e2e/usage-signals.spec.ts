@@ -89,7 +89,7 @@ test("a key that only read the catalog is offered catalog:read, applied in one c
     await expect(suggestion).toContainText("only needed catalog:read");
   });
   await suggestion.getByRole("button", { name: "Narrow to this scope" }).click();
-  await expect(page.getByTestId("toast").first()).toContainText("Saved what “dashboard reader” can do");
+  await expect(page.getByTestId("toast").first()).toContainText("Narrowed “dashboard reader” to catalog:read.");
   await expect(page.getByTestId("scope-suggestion")).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Access" })).toContainText("catalog:read");
   const chat = await page.request.post("/api/v1/chat/completions", {

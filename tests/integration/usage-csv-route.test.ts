@@ -99,7 +99,9 @@ describe("GET /dashboard/keys/[keyId]/usage.csv", () => {
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${mine}-usage-24h.csv"`);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const text = await response.text();
-    expect(text.split("\r\n")[0]).toBe("time,request_id,route,status,error_code,latency_ms,ip,user_agent");
-    expect(text).toContain(",list_models,200,,4,203.0.113.9,'=cmd|' /C calc'!A0\r\n");
+    expect(text.split("\r\n")[0]).toBe(
+      '"time","request_id","route","status","error_code","latency_ms","ip","user_agent"',
+    );
+    expect(text).toContain(`,"list_models",200,,4,"203.0.113.9","'=cmd|' /C calc'!A0"\r\n`);
   });
 });

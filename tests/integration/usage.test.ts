@@ -190,6 +190,33 @@ describe("off the request's path", () => {
   });
 });
 
+describe("a flood cannot grow the log without bound", () => {
+  it("logs at most the cap per key per minute, and counts every request in the aggregates", async () => {
+    const buffer = new UsageBuffer({
+      write: (events) => writeUsageBatch(db, events),
+      intervalMs: 60_000,
+      logPerKeyPerMinute: 3,
+    });
+    const gate = createGate({ usage: buffer });
+    const key = await newKey({}, "flood");
+    await revokeKey(actor, key.key.id, null);
+    for (let i = 0; i < 8; i++) await gate(request("/api/v1/models", key.secret));
+    await buffer.close();
+    expect(await db.usageEvent.count({ where: { keyId: key.rowId } })).toBeLessThanOrEqual(6); // 3 a minute, two minutes at most
+    expect((await db.usageHourly.aggregate({ where: { keyId: key.rowId }, _sum: { count: true } }))._sum.count).toBe(8);
+  });
+
+  it("redacts a key sent in the user agent and drops control characters", async () => {
+    const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
+    const gate = createGate({ usage: buffer });
+    const key = await newKey({}, "user agent");
+    await gate(request("/api/v1/models", key.secret, { ua: `bot/1.0 ${key.secret}\u0085\u0007 end` }));
+    await buffer.close();
+    const row = await db.usageEvent.findFirstOrThrow({ where: { keyId: key.rowId } });
+    expect(row.userAgent).toBe("bot/1.0 sk_dev_[redacted] end");
+  });
+});
+
 describe("the aggregates add up", () => {
   it("two writers flushing the same hour at once add their counts (one statement each, no lost update)", async () => {
     const key = await newKey({}, "two writers");

@@ -1,15 +1,15 @@
-// CSV cells: RFC 4180 quoting, and formula injection defused with a leading quote.
+// CSV cells: RFC 4180 quoting (every text cell), and formula injection defused with a leading quote.
 import { describe, expect, it } from "vitest";
 import { csvCell, csvRow } from "@/lib/csv";
 
 describe("csvCell", () => {
-  it("writes plain text and numbers as they are, and nothing for null", () => {
-    expect(csvCell("list_models")).toBe("list_models");
+  it("quotes every text cell, writes numbers as they are, and nothing for null", () => {
+    expect(csvCell("list_models")).toBe('"list_models"');
     expect(csvCell(200)).toBe("200");
     expect(csvCell(-1)).toBe("-1");
     expect(csvCell(null)).toBe("");
     expect(csvCell(undefined)).toBe("");
-    expect(csvCell("")).toBe("");
+    expect(csvCell("")).toBe('""');
   });
 
   it("quotes a comma, a quote or a line break, doubling quotes", () => {
@@ -30,14 +30,21 @@ describe("csvCell", () => {
     );
   });
 
-  it("leaves a formula character that is not the first alone", () => {
-    expect(csvCell("a=b")).toBe("a=b");
-    expect(csvCell("curl/8.5.0 (+https://x)")).toBe("curl/8.5.0 (+https://x)");
+  it("leaves a formula character that is not the first alone, inside quotes", () => {
+    expect(csvCell("a=b")).toBe('"a=b"');
+    expect(csvCell("curl/8.5.0 (+https://x)")).toBe('"curl/8.5.0 (+https://x)"');
+  });
+
+  it("keeps a cell whole for a spreadsheet that splits on semicolons or tabs", () => {
+    for (const value of ["x;=1+1", "tab\t@SUM(A1)", "pipe|=1"]) {
+      const cell = csvCell(value);
+      expect(cell.startsWith('"') && cell.endsWith('"'), value).toBe(true);
+    }
   });
 });
 
 describe("csvRow", () => {
   it("joins cells with commas and ends with CRLF", () => {
-    expect(csvRow(["a", 1, null, "b,c"])).toBe('a,1,,"b,c"\r\n');
+    expect(csvRow(["a", 1, null, "b,c"])).toBe('"a",1,,"b,c"\r\n');
   });
 });

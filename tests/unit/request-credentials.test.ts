@@ -63,7 +63,8 @@ describe("clientIp", () => {
     expect(clientIp(headers("[2001:db8::1]:443"), 1)).toBe("2001:db8::1");
     expect(clientIp(headers("[2001:db8::1]"), 1)).toBe("2001:db8::1");
     expect(clientIp(headers("2001:db8::1"), 1)).toBe("2001:db8::1");
-    expect(clientIp(headers("203.0.113.9:port"), 1)).toBe("203.0.113.9:port");
+    expect(clientIp(headers("203.0.113.9:port"), 1)).toBe("unknown");
+    expect(clientIp(headers("<script>, 203.0.113.9"), 2)).toBe("unknown");
   });
 
   it("falls back to the peer when a trusted proxy sent no X-Forwarded-For", () => {

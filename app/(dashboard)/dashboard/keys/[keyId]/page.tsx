@@ -124,12 +124,7 @@ export default async function KeyPage({
             editable={isUsable(key.status)}
           />
           {isUsable(key.status) && (
-            <ScopeSuggestion
-              keyId={key.id}
-              label={key.label}
-              restrictions={key.restrictions}
-              suggested={signals.suggestedScopes ?? []}
-            />
+            <ScopeSuggestion keyId={key.id} label={key.label} suggested={signals.suggestedScopes ?? []} />
           )}
         </section>
       </div>
