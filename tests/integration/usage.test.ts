@@ -49,6 +49,19 @@ function request(path: string, key: string | null, init: { method?: string; body
   return new Request(`http://localhost${path}`, { method: init.method ?? "GET", headers, body: init.body });
 }
 
+/** An event as the gate would record it; the tests name what differs. */
+function usageEvent(fields: Pick<UsageEvent, "requestId" | "keyId" | "userId" | "createdAt">): UsageEvent {
+  return {
+    route: "list_models",
+    status: 200,
+    errorCode: null,
+    latencyMs: 1,
+    ip: "203.0.113.9",
+    userAgent: null,
+    ...fields,
+  };
+}
+
 const chat = JSON.stringify({ model: "keyport-sandbox-mini", messages: [{ role: "user", content: "Hi" }] });
 
 describe("what is recorded", () => {
@@ -170,18 +183,8 @@ describe("off the request's path", () => {
   it("writes a batch once 500 events are waiting, without waiting for the timer", async () => {
     const batches: number[] = [];
     const buffer = new UsageBuffer({ write: async (events) => void batches.push(events.length), intervalMs: 60_000 });
-    const event = (i: number): UsageEvent => ({
-      requestId: `req_batch_${i}`,
-      keyId: "k",
-      userId: "u",
-      route: "list_models",
-      status: 200,
-      errorCode: null,
-      latencyMs: 1,
-      ip: "203.0.113.9",
-      userAgent: null,
-      createdAt: new Date(),
-    });
+    const event = (i: number) =>
+      usageEvent({ requestId: `req_batch_${i}`, keyId: "k", userId: "u", createdAt: new Date() });
     for (let i = 0; i < 1_001; i++) buffer.record(event(i));
     await buffer.flush();
     expect(batches.slice(0, 2)).toEqual([500, 500]);
@@ -222,18 +225,14 @@ describe("the aggregates add up", () => {
     const key = await newKey({}, "two writers");
     const at = new Date();
     const events = (prefix: string, n: number): UsageEvent[] =>
-      Array.from({ length: n }, (_, i) => ({
-        requestId: `req_${prefix}_${key.rowId}_${i}`,
-        keyId: key.rowId,
-        userId: actor.userId,
-        route: "list_models",
-        status: 200,
-        errorCode: null,
-        latencyMs: 1,
-        ip: "203.0.113.9",
-        userAgent: null,
-        createdAt: at,
-      }));
+      Array.from({ length: n }, (_, i) =>
+        usageEvent({
+          requestId: `req_${prefix}_${key.rowId}_${i}`,
+          keyId: key.rowId,
+          userId: actor.userId,
+          createdAt: at,
+        }),
+      );
     await Promise.all([
       writeUsageBatch(db, events("a", 40)),
       writeUsageBatch(db, events("b", 25)),
@@ -251,18 +250,8 @@ describe("retention", () => {
     const day = 86_400_000;
     const now = new Date();
     const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * day);
-    const event = (id: string, createdAt: Date): UsageEvent => ({
-      requestId: `req_${id}_${key.rowId}`,
-      keyId: key.rowId,
-      userId: actor.userId,
-      route: "list_models",
-      status: 200,
-      errorCode: null,
-      latencyMs: 1,
-      ip: "203.0.113.9",
-      userAgent: null,
-      createdAt,
-    });
+    const event = (id: string, createdAt: Date) =>
+      usageEvent({ requestId: `req_${id}_${key.rowId}`, keyId: key.rowId, userId: actor.userId, createdAt });
     await writeUsageBatch(db, [
       event("new", at(1)),
       event("old", at(31)),
