@@ -3,6 +3,7 @@ import Link from "next/link";
 import { DocsArticle } from "@/components/docs/docs-article";
 import { envDefaults } from "@/lib/env-schema";
 import { ACTIVE_KEY_CAP } from "@/lib/keys/lifecycle";
+import { DEFAULT_LOG_PER_KEY_PER_MINUTE } from "@/lib/usage/buffer";
 import { USAGE_AGGREGATE_RETENTION_DAYS } from "@/lib/maintenance/prune";
 import { USER_AGENT_MAX_LENGTH } from "@/lib/usage/event";
 
@@ -113,7 +114,8 @@ export default function ManagingKeysPage() {
                 the key, the route, the status (and the <Link href="/docs/errors">error code</Link> of an error), how
                 long it took, the client IP as Keyport sees it (the address the{" "}
                 <Link href="/docs/restricted-keys#ip-allowlist">IP allowlist</Link> checks), the user agent cut to{" "}
-                {USER_AGENT_MAX_LENGTH} characters, the request id (the answer&apos;s <code>X-Request-Id</code>) and the
+                {USER_AGENT_MAX_LENGTH} characters (anything shaped like a Keyport key in it is replaced by{" "}
+                <code>sk_…_[redacted]</code>), the request id (the answer&apos;s <code>X-Request-Id</code>) and the
                 time. A request whose key Keyport could not find (none, a malformed one, or one that does not exist)
                 belongs to no key, so it is on no key&apos;s page.
               </p>
@@ -124,7 +126,10 @@ export default function ManagingKeysPage() {
               <p>
                 The request log is kept for {usageRetentionDays} days (an operator can change this with{" "}
                 <code>USAGE_RETENTION_DAYS</code>); hourly counts per key, route and status class are kept for{" "}
-                {USAGE_AGGREGATE_RETENTION_DAYS} days, so the charts reach further back than the log.
+                {USAGE_AGGREGATE_RETENTION_DAYS} days, so the charts reach further back than the log. The log keeps at
+                most {DEFAULT_LOG_PER_KEY_PER_MINUTE} requests per key per minute on each server; past that a request
+                still counts in the charts and totals, but has no row of its own, so a flood (a revoked key tried again
+                and again) cannot bury the rest.
               </p>
               <h3 id="usage-on-the-key-page">On the key&apos;s page</h3>
               <ul>
