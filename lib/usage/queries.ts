@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "../db";
 import { getEnv } from "../env";
-import { hourOf, STATUS_CLASSES, type StatusClass } from "./event";
+import { hourOf, STATUS_CLASSES, type StatusClass, type UsageEvent } from "./event";
 import { ownedKeyRowId } from "./owned-key";
 import { RANGE_SPECS, rangeStart, type RequestLogFilter, type UsageRange } from "./usage-range";
 
@@ -110,16 +110,11 @@ export async function getKeyUsage(
   return { range, buckets, totals, topRoutes, topIps, logSince: since };
 }
 
-export interface RequestLogRow {
-  requestId: string;
-  createdAt: Date;
-  route: string;
-  status: number;
-  errorCode: string | null;
-  latencyMs: number;
-  ip: string;
-  userAgent: string | null;
-}
+/** A row of the request log as the page and the CSV show it: the recorded event without its owner ids. */
+export type RequestLogRow = Pick<
+  UsageEvent,
+  "requestId" | "createdAt" | "route" | "status" | "errorCode" | "latencyMs" | "ip" | "userAgent"
+>;
 
 export const requestLogSelect = {
   requestId: true,
