@@ -7,7 +7,7 @@ import { log } from "../log";
 import { ApiError } from "./api-error";
 import {
   accountBucket,
-  checkRateLimit,
+  checkRateLimitPair,
   keyBucket,
   MemoryRateLimitStore,
   tighter,
@@ -52,23 +52,27 @@ export function keyRateLimit(key: Pick<VerifiedKey, "restrictions" | "rateLimitB
 
 /**
  * Counts the request against its key (step 11 of the gate's order), then
- * against all of the account's keys of that environment (step 12). A request
- * the key's own limit refuses does not use the account's allowance. The
- * result is the limit that refused, or else the tighter one, for the
- * RateLimit-* headers. A store outage is 503, or a logged pass-through with
- * RATE_LIMIT_FAIL_OPEN=1.
+ * against all of the account's keys of that environment (step 12), in one
+ * round trip to the store. A request the key's own limit refuses does not use
+ * the account's allowance. The result is the limit that refused, or else the
+ * tighter one, for the RateLimit-* headers. A store outage is 503, or a logged
+ * pass-through with RATE_LIMIT_FAIL_OPEN=1.
  */
-export async function countRequest(key: VerifiedKey): Promise<CountedRate | undefined> {
+export async function countRequest(
+  key: VerifiedKey,
+  store: RateLimitStore = rateLimitStore(),
+): Promise<CountedRate | undefined> {
   const limits = rateLimits(getEnv(), key.environment);
-  const keyLimit = keyRateLimit(key, limits.perKey);
   try {
-    const store = rateLimitStore();
-    const perKey: CountedRate = { ...(await checkRateLimit(store, keyBucket(key.id), keyLimit)), scope: "key" };
-    if (!perKey.allowed) return perKey;
-    const account: CountedRate = {
-      ...(await checkRateLimit(store, accountBucket(key.userId, key.environment), limits.account)),
-      scope: "account",
-    };
+    const counted = await checkRateLimitPair(store, {
+      key: keyBucket(key.id),
+      keyLimit: keyRateLimit(key, limits.perKey),
+      account: accountBucket(key.userId, key.environment),
+      accountLimit: limits.account,
+    });
+    const perKey: CountedRate = { ...counted.key, scope: "key" };
+    if (!counted.account) return perKey;
+    const account: CountedRate = { ...counted.account, scope: "account" };
     return account.allowed ? tighter(perKey, account) : account;
   } catch (error) {
     const reason = String((error as Error)?.message);

@@ -1,33 +1,80 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Db } from "../db";
-import type { RateLimitStore } from "./rate-limit";
+import { windowEnd, type CounterPair, type PairCounts, type RateLimitStore } from "./rate-limit";
 
-/** Counters in PostgreSQL: one row per key and window, incremented by an atomic upsert. */
+/**
+ * Counters in PostgreSQL: one row per counter and window, both of a request's
+ * counters upserted by one statement (one round trip).
+ *
+ * Exact, also across instances and under concurrency: each INSERT ... ON
+ * CONFLICT DO UPDATE locks its row and adds one to the latest committed count
+ * (READ COMMITTED), so no increment is lost and no two requests see the same
+ * count. The account's row is upserted only from the key's RETURNING row, so
+ * only when the key's new count is within its limit. Every statement locks its
+ * key's row before its account's row, and no key row is an account row
+ * ("rl:" and "rla:" prefixes), so two requests never wait on each other in a
+ * cycle. The one cost: an account's requests queue on its row from the key's
+ * upsert until the commit, a moment longer than with two statements.
+ */
 export class PostgresRateLimitStore implements RateLimitStore {
   private lastSweep = 0;
 
   constructor(private readonly db: Db) {}
 
-  async hit(key: string, windowMs: number, now: number) {
-    const windowEndsAt = Math.floor(now / windowMs) * windowMs + windowMs;
-    const row = await this.db.rateLimitCounter.upsert({
-      where: { key: `${key}:${windowEndsAt}` },
-      create: { key: `${key}:${windowEndsAt}`, windowEndsAt: new Date(windowEndsAt), count: 1 },
-      update: { count: { increment: 1 } },
-      select: { count: true },
-    });
-    if (now - this.lastSweep > 60_000) {
-      this.lastSweep = now;
-      void this.db.rateLimitCounter
-        .deleteMany({ where: { windowEndsAt: { lt: new Date(now - 10 * windowMs) } } })
-        .catch(() => {});
-    }
-    return { count: row.count, windowEndsAt };
+  async hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
+    const windowEndsAt = windowEnd(now, windowMs);
+    // The ISO instant, read as timestamptz and stored as UTC wall time, whatever the session's TimeZone.
+    const endsAt = new Date(windowEndsAt).toISOString();
+    const [row] = await this.db.$queryRaw<{ keyCount: number; accountCount: number | null }[]>`
+      WITH key_counter AS (
+        INSERT INTO "RateLimitCounter" ("key", "windowEndsAt", "count")
+        VALUES (${`${pair.key}:${windowEndsAt}`}, ${endsAt}::timestamptz AT TIME ZONE 'UTC', 1)
+        ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
+        RETURNING "count"
+      ), account_counter AS (
+        INSERT INTO "RateLimitCounter" ("key", "windowEndsAt", "count")
+        SELECT ${`${pair.account}:${windowEndsAt}`}, ${endsAt}::timestamptz AT TIME ZONE 'UTC', 1
+        FROM key_counter WHERE key_counter."count" <= ${pair.keyLimit}
+        ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
+        RETURNING "count"
+      )
+      SELECT key_counter."count" AS "keyCount", account_counter."count" AS "accountCount"
+      FROM key_counter LEFT JOIN account_counter ON true`;
+    if (!row) throw new Error("no row from the rate-limit upsert");
+    this.sweepOldWindows(now, windowMs);
+    return {
+      key: { count: row.keyCount, windowEndsAt },
+      account: row.accountCount === null ? null : { count: row.accountCount, windowEndsAt },
+    };
+  }
+
+  /** At most once a minute per instance, off the request's path: drops windows long past. */
+  private sweepOldWindows(now: number, windowMs: number) {
+    if (now - this.lastSweep <= 60_000) return;
+    this.lastSweep = now;
+    void this.db.rateLimitCounter
+      .deleteMany({ where: { windowEndsAt: { lt: new Date(now - 10 * windowMs) } } })
+      .catch(() => {});
   }
 }
 
-/** Counters in Redis: INCR and an expiry per key and window. Fails fast when Redis is down. */
+// KEYS: the key's counter, the account's. ARGV: the key's limit, the expiry in
+// milliseconds. Returns {keyCount, accountCount}, or {keyCount} when the key's
+// limit refused the request and the account was not counted. A script runs
+// atomically, so the counts are exact.
+const HIT_PAIR_LUA = `
+local keyCount = redis.call("INCR", KEYS[1])
+redis.call("PEXPIRE", KEYS[1], ARGV[2])
+if keyCount > tonumber(ARGV[1]) then return {keyCount} end
+local accountCount = redis.call("INCR", KEYS[2])
+redis.call("PEXPIRE", KEYS[2], ARGV[2])
+return {keyCount, accountCount}
+`;
+const HIT_PAIR_SHA = createHash("sha1").update(HIT_PAIR_LUA).digest("hex");
+
+/** Counters in Redis: both of a request's counters in one script call (one round trip). Fails fast when Redis is down. */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
 
@@ -64,18 +111,29 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.pendingReady;
   }
 
-  async hit(key: string, windowMs: number, now: number) {
+  async hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
     await this.ready();
-    const windowEndsAt = Math.floor(now / windowMs) * windowMs + windowMs;
-    const redisKey = `keyport:${key}:${windowEndsAt}`;
-    const result = await this.redis
-      .multi()
-      .incr(redisKey)
-      .pexpire(redisKey, windowMs * 2)
-      .exec();
-    const [error, count] = result?.[0] ?? [new Error("no reply from Redis"), 0];
-    if (error) throw error;
-    return { count: Number(count), windowEndsAt };
+    const windowEndsAt = windowEnd(now, windowMs);
+    const reply = await this.runHitPair(
+      [`keyport:${pair.key}:${windowEndsAt}`, `keyport:${pair.account}:${windowEndsAt}`],
+      [pair.keyLimit, windowMs * 2],
+    );
+    if (!Array.isArray(reply) || typeof reply[0] !== "number") throw new Error("unexpected reply from Redis");
+    const accountCount: unknown = reply[1];
+    return {
+      key: { count: reply[0], windowEndsAt },
+      account: typeof accountCount === "number" ? { count: accountCount, windowEndsAt } : null,
+    };
+  }
+
+  /** EVALSHA, and EVAL only when Redis does not hold the script yet (after a restart or SCRIPT FLUSH). */
+  private async runHitPair(keys: [string, string], args: number[]): Promise<unknown> {
+    try {
+      return await this.redis.evalsha(HIT_PAIR_SHA, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
+      return this.redis.eval(HIT_PAIR_LUA, keys.length, ...keys, ...args);
+    }
   }
 
   async close() {

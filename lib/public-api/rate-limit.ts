@@ -11,24 +11,59 @@ export interface RateLimitResult {
   allowed: boolean;
 }
 
+/** One counter's count in the current window. */
+export interface CounterWindow {
+  count: number;
+  windowEndsAt: number;
+}
+
+/** The two counters one request goes through: its key's, then its account's. */
+export interface CounterPair {
+  key: string;
+  /** Past this count the key's limit refuses the request, and the account's counter is left alone. */
+  keyLimit: number;
+  account: string;
+}
+
+export interface PairCounts {
+  key: CounterWindow;
+  /** Null when the key's count passed keyLimit: a request the key refuses uses none of the account's allowance. */
+  account: CounterWindow | null;
+}
+
 export interface RateLimitStore {
-  /** Counts one request for `key` in the current window and returns the count so far. */
-  hit(key: string, windowMs: number, now: number): Promise<{ count: number; windowEndsAt: number }>;
+  /**
+   * Counts one request against `pair.key` and, only while that count is
+   * within `pair.keyLimit`, against `pair.account`, in the window holding
+   * `now`. A shared store does both in one round trip.
+   */
+  hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts>;
+}
+
+/** The end of the fixed window holding `now`: every store and every instance agree on it. */
+export function windowEnd(now: number, windowMs: number): number {
+  return Math.floor(now / windowMs) * windowMs + windowMs;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
-  private windows = new Map<string, { count: number; windowEndsAt: number }>();
+  private windows = new Map<string, CounterWindow>();
 
-  async hit(key: string, windowMs: number, now: number) {
+  async hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
+    const key = this.hit(pair.key, windowMs, now);
+    return { key, account: key.count <= pair.keyLimit ? this.hit(pair.account, windowMs, now) : null };
+  }
+
+  /** Copies, so a caller never sees a later request's count. */
+  private hit(key: string, windowMs: number, now: number): CounterWindow {
     const current = this.windows.get(key);
     if (!current || current.windowEndsAt <= now) {
-      const fresh = { count: 1, windowEndsAt: Math.floor(now / windowMs) * windowMs + windowMs };
+      const fresh = { count: 1, windowEndsAt: windowEnd(now, windowMs) };
       this.windows.set(key, fresh);
       if (this.windows.size > 100_000) this.sweep(now);
-      return fresh;
+      return { ...fresh };
     }
     current.count++;
-    return current;
+    return { ...current };
   }
 
   private sweep(now: number) {
@@ -43,18 +78,29 @@ export const keyBucket = (keyId: string) => `rl:${keyId}`;
 /** The counter of all of an account's keys of one environment. */
 export const accountBucket = (userId: string, environment: string) => `rla:${userId}:${environment}`;
 
-export async function checkRateLimit(
-  store: RateLimitStore,
-  bucket: string,
-  limit: number,
-  now = Date.now(),
-): Promise<RateLimitResult> {
-  const { count, windowEndsAt } = await store.hit(bucket, WINDOW_MS, now);
+function toResult({ count, windowEndsAt }: CounterWindow, limit: number, now: number): RateLimitResult {
   return {
     limit,
     remaining: Math.max(0, limit - count),
     resetSeconds: Math.max(1, Math.ceil((windowEndsAt - now) / 1000)),
     allowed: count <= limit,
+  };
+}
+
+/**
+ * Counts one request against a key's limit and its account's, in one call to
+ * the store. `account` is null when the key's own limit refused the request
+ * (which then did not count against the account).
+ */
+export async function checkRateLimitPair(
+  store: RateLimitStore,
+  buckets: { key: string; keyLimit: number; account: string; accountLimit: number },
+  now = Date.now(),
+): Promise<{ key: RateLimitResult; account: RateLimitResult | null }> {
+  const counts = await store.hitPair(buckets, WINDOW_MS, now);
+  return {
+    key: toResult(counts.key, buckets.keyLimit, now),
+    account: counts.account && toResult(counts.account, buckets.accountLimit, now),
   };
 }
 

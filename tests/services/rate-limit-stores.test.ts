@@ -2,12 +2,26 @@
 // TEST_DATABASE_URL) and a Redis server this test starts and stops itself.
 // Run by `npm run test:services` (CI runs it; it needs redis-server and PostgreSQL).
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { db, dbProvider } from "@/lib/db";
-import { checkRateLimit, keyBucket } from "@/lib/public-api/rate-limit";
+import { db, dbProvider, type Db } from "@/lib/db";
+import { PrismaClient } from "@/lib/generated/postgres/client";
+import { UNRESTRICTED } from "@/lib/keys/restrictions";
+import type { VerifiedKey } from "@/lib/keys/verify";
+import { countRequest } from "@/lib/public-api/count-request";
+import {
+  accountBucket,
+  keyBucket,
+  MemoryRateLimitStore,
+  WINDOW_MS,
+  type PairCounts,
+  type RateLimitStore,
+} from "@/lib/public-api/rate-limit";
 import { PostgresRateLimitStore, RedisRateLimitStore } from "@/lib/public-api/rate-limit-stores";
 import { makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
+import { postgresWire, redisCommands } from "../helpers/rate-limit-round-trips";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -33,29 +47,147 @@ afterAll(() => {
   redis.kill("SIGKILL");
 });
 
+/** A second PostgreSQL client, as another instance of the app would have (its own pool). */
+function postgresClient(url = process.env.DATABASE_URL!): Db {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
+}
+
+/** A development key of a fresh account, with its own limit of `rateLimit` requests a minute. */
+function verifiedKey(rateLimit: number): VerifiedKey {
+  const id = randomUUID();
+  return {
+    id,
+    publicId: `key_${id}`,
+    userId: `user-${id}`,
+    environment: "dev",
+    lastUsedAt: null,
+    restrictions: { ...UNRESTRICTED, rateLimit },
+    rateLimitByOperator: false,
+  };
+}
+
+// Three keys of one account send REQUESTS requests each, all at once, through
+// the given stores in turn (two instances of the app).
+const REQUESTS = 20;
+const KEY_LIMIT = 8;
+const ACCOUNT_LIMIT = 20;
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+async function burst(stores: RateLimitStore[]) {
+  const now = Date.now();
+  const account = accountBucket(`user-${randomUUID()}`, "dev");
+  const keys = [0, 1, 2].map(() => keyBucket(randomUUID()));
+  const hit = (key: string, i: number) =>
+    stores[i % stores.length]!.hitPair({ key, keyLimit: KEY_LIMIT, account }, WINDOW_MS, now);
+  const results = await Promise.all(
+    keys.flatMap((key, k) => range(REQUESTS).map(async (i) => ({ k, ...(await hit(key, k + i)) }))),
+  );
+  // One more request, from a key with room to spare: the account's count shows every request it counted.
+  const after = await hit(keyBucket(randomUUID()), 0);
+  return summary(results, after);
+}
+
+function summary(results: (PairCounts & { k: number })[], after: PairCounts) {
+  const sorted = (counts: number[]) => counts.toSorted((a, b) => a - b);
+  const accountCounts = results.flatMap((r) => (r.account ? [r.account.count] : []));
+  return {
+    keyCounts: [0, 1, 2].map((k) => sorted(results.filter((r) => r.k === k).map((r) => r.key.count))),
+    keyAllowed: [0, 1, 2].map((k) => results.filter((r) => r.k === k && r.key.count <= KEY_LIMIT).length),
+    accountCountedOnlyWhenKeyAllowed: results.every((r) => (r.account !== null) === r.key.count <= KEY_LIMIT),
+    accountCounts: sorted(accountCounts),
+    accountAllowed: accountCounts.filter((count) => count <= ACCOUNT_LIMIT).length,
+    accountAfter: after.account?.count,
+  };
+}
+
+const expected = {
+  // Every key counts each of its requests once, and allows min(REQUESTS, KEY_LIMIT).
+  keyCounts: [range(REQUESTS), range(REQUESTS), range(REQUESTS)],
+  keyAllowed: [KEY_LIMIT, KEY_LIMIT, KEY_LIMIT],
+  accountCountedOnlyWhenKeyAllowed: true,
+  // The account counts exactly the 24 requests the keys allowed, none twice, none of the 36 they refused.
+  accountCounts: range(3 * KEY_LIMIT),
+  accountAllowed: Math.min(3 * KEY_LIMIT, ACCOUNT_LIMIT),
+  accountAfter: 3 * KEY_LIMIT + 1,
+};
+
+/** The same requests, in turn, through countRequest: what the gate would answer (the reset varies with the clock). */
+async function sequence(store: RateLimitStore) {
+  const results = [];
+  for (const key of [verifiedKey(3), verifiedKey(3)])
+    for (let i = 0; i < 5; i++) {
+      const rate = await countRequest(key, store);
+      results.push(rate && { scope: rate.scope, limit: rate.limit, remaining: rate.remaining, allowed: rate.allowed });
+    }
+  return results;
+}
+
 describe("shared counters", () => {
   it("run on PostgreSQL in this suite", () => {
     expect(dbProvider()).toBe("postgres");
   });
 
-  it("PostgreSQL: two instances' stores count the same requests", async () => {
-    const [a, b] = [new PostgresRateLimitStore(db), new PostgresRateLimitStore(db)];
-    const key = `test-${Date.now()}`;
-    const counts = [];
-    for (let i = 0; i < 6; i++) counts.push((await checkRateLimit(i % 2 ? a : b, keyBucket(key), 5)).remaining);
-    expect(counts).toEqual([4, 3, 2, 1, 0, 0]);
-    expect((await checkRateLimit(a, keyBucket(key), 5)).allowed).toBe(false);
+  it("the memory store: each key allows its limit at once, and the account counts only what the keys allowed", async () => {
+    expect(await burst([new MemoryRateLimitStore()])).toEqual(expected);
   });
 
-  it("Redis: two instances' stores count the same requests, also when hit at once", async () => {
+  it("PostgreSQL: two instances count the same requests, exactly, also all at once", async () => {
+    const other = postgresClient();
+    expect(await burst([new PostgresRateLimitStore(db), new PostgresRateLimitStore(other)])).toEqual(expected);
+    expect(await sequence(new PostgresRateLimitStore(db))).toEqual(await sequence(new MemoryRateLimitStore()));
+    await other.$disconnect();
+  });
+
+  it("Redis: two instances count the same requests, exactly, also all at once", async () => {
     const [a, b] = [new RedisRateLimitStore(redisUrl), new RedisRateLimitStore(redisUrl)];
-    const key = `test-${Date.now()}`;
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => checkRateLimit(i % 2 ? a : b, keyBucket(key), 15)),
-    );
-    expect(results.filter((r) => r.allowed)).toHaveLength(15);
-    expect(new Set(results.map((r) => r.remaining)).has(0)).toBe(true);
+    expect(await burst([a, b])).toEqual(expected);
+    expect(await sequence(a)).toEqual(await sequence(new MemoryRateLimitStore()));
     await Promise.all([a.close(), b.close()]);
+  });
+});
+
+describe("one round trip per request", () => {
+  it("PostgreSQL: one statement, whether the key allows the request or not", async () => {
+    const wire = await postgresWire(process.env.DATABASE_URL!);
+    const client = postgresClient(wire.url);
+    const store = new PostgresRateLimitStore(client);
+    const key = verifiedKey(3);
+    // Connects, and starts this instance's once-a-minute sweep of old windows, off the request's path.
+    await countRequest(key, store);
+    await vi.waitFor(() => expect(wire.statements().some((sql) => sql.startsWith("DELETE"))).toBe(true));
+    await wire.idle();
+    wire.reset();
+
+    const allowed = [];
+    for (let i = 0; i < 5; i++) allowed.push((await countRequest(key, store))?.allowed);
+    expect(allowed).toEqual([true, true, false, false, false]);
+    expect(wire.statements()).toEqual(Array(5).fill(expect.stringMatching(/^\s*WITH key_counter AS/)));
+    expect(wire.roundTrips()).toBe(5);
+
+    // The proxy sees every statement: two more are two more.
+    await client.$queryRaw`SELECT 1`;
+    await client.$queryRaw`SELECT 1`;
+    expect(wire.roundTrips()).toBe(7);
+    await client.$disconnect();
+    await wire.close();
+  });
+
+  it("Redis: one EVALSHA, whether the key allows the request or not; EVAL only when Redis lost the script", async () => {
+    const commands = await redisCommands(redisUrl);
+    const store = new RedisRateLimitStore(redisUrl);
+    const key = verifiedKey(3);
+    await countRequest(key, store);
+
+    await commands.control.script("FLUSH");
+    expect(await commands.during(() => countRequest(key, store))).toEqual(["evalsha", "eval"]);
+    const allowed: (boolean | undefined)[] = [];
+    const sent = await commands.during(async () => {
+      for (let i = 0; i < 5; i++) allowed.push((await countRequest(key, store))?.allowed);
+    });
+    expect(allowed).toEqual([true, false, false, false, false]);
+    expect(sent).toEqual(["evalsha", "evalsha", "evalsha", "evalsha", "evalsha"]);
+    await store.close();
+    await commands.close();
   });
 });
 
