@@ -48,9 +48,6 @@ const base = z.object({
       message: "must be a base64 AES key of 16, 24 or 32 bytes (openssl rand -base64 32)",
     })
     .optional(),
-  // Benchmark baseline only (npm run bench): requests marked "x-keyport-bench: ungated"
-  // skip the gate's checks. Refused on https deployments.
-  KEYPORT_BENCH_UNGATED: z.enum(["0", "1"]).default("0"),
   // Shared rate-limit counters in Redis (takes precedence over PostgreSQL).
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   // "1": when the rate-limit store is down, let requests through (logged) instead of answering 503.
@@ -95,13 +92,6 @@ const base = z.object({
 });
 
 export const envSchema = base.superRefine((env, ctx) => {
-  if (env.KEYPORT_BENCH_UNGATED === "1" && env.PUBLIC_BASE_URL.startsWith("https://")) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["KEYPORT_BENCH_UNGATED"],
-      message: "is refused when PUBLIC_BASE_URL is https: the ungated baseline is for local benchmarks only",
-    });
-  }
   const secret = env.AUTH_SECRET;
   if (!secret) {
     ctx.addIssue({

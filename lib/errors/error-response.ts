@@ -1,6 +1,7 @@
 // Builds the one error shape every part of the app answers with:
 // { "error": { type, code, message, param?, doc_url, request_id } }
 // plus Content-Type: application/json and X-Request-Id.
+import { PreparedResponse } from "../http/prepared-response";
 import { errorCatalog, type ErrorCode } from "./catalog";
 import { newRequestId } from "./request-id";
 
@@ -39,13 +40,24 @@ export function errorBody(code: ErrorCode, options: ErrorOptions & { requestId: 
 }
 
 export function errorResponse(code: ErrorCode, options: ErrorOptions): Response {
+  const { text, init } = errorAnswer(code, options);
+  return new Response(text, init);
+}
+
+/** The public API's error answer: the same, held as its text for the server to write (lib/http/prepared-response.ts). */
+export function preparedErrorResponse(code: ErrorCode, options: ErrorOptions): Response {
+  const { text, init } = errorAnswer(code, options);
+  return new PreparedResponse(text, init);
+}
+
+function errorAnswer(code: ErrorCode, options: ErrorOptions) {
   const requestId = options.requestId ?? newRequestId();
   const headers = new Headers(options.headers);
   headers.set("Content-Type", "application/json");
   headers.set("Cache-Control", "no-store");
   headers.set("X-Request-Id", requestId);
-  return new Response(JSON.stringify(errorBody(code, { ...options, requestId })), {
-    status: errorCatalog[code].status,
-    headers,
-  });
+  return {
+    text: JSON.stringify(errorBody(code, { ...options, requestId })),
+    init: { status: errorCatalog[code].status, headers },
+  };
 }

@@ -2,7 +2,9 @@ import "server-only";
 import { db } from "../db";
 import { keyDigest } from "./digest";
 import { parseApiKey, type KeyEnvironment } from "./format";
-import { fromStoredRestrictions, restrictionsSelect, type KeyRestrictions } from "./restrictions";
+import { uncachedKeyLookup, type KeyLookup } from "./key-cache";
+import { databaseKeyStore } from "./key-store";
+import type { KeyRestrictions } from "./restrictions";
 import { keyStatus } from "./status";
 
 export type VerifiedKey = {
@@ -20,48 +22,30 @@ export type VerifiedKey = {
 export type FoundKey = Pick<VerifiedKey, "id" | "publicId" | "userId">;
 
 export type Verification =
-  | { ok: true; key: VerifiedKey }
+  | { ok: true; key: VerifiedKey; /** This instance's cache answered (lib/keys/key-cache.ts). */ cached: boolean }
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "revoked" | "expired"; key: FoundKey };
 
 /**
- * Checks a presented key: format and checksum first (no database for a
- * malformed key), then one lookup by digest. Reads the row on every call, so a
- * revocation or a change of restrictions counts from the very next request.
+ * Checks a presented key: format and checksum first (no database or cache for
+ * a malformed key), then the lookup by digest, which reads the database on
+ * every call (lib/keys/key-cache.ts), so a revocation or a change of
+ * restrictions counts from the very next request.
  */
-export async function verifyApiKey(secret: string, now = new Date()): Promise<Verification> {
+export async function verifyApiKey(
+  secret: string,
+  now = new Date(),
+  keys: KeyLookup = uncachedKeyLookup(databaseKeyStore(db)),
+): Promise<Verification> {
   if (!parseApiKey(secret)) return { ok: false, reason: "invalid" };
-  const row = await db.apiKey.findUnique({
-    where: { digest: keyDigest(secret) },
-    select: {
-      id: true,
-      publicId: true,
-      userId: true,
-      environment: true,
-      revokedAt: true,
-      expiresAt: true,
-      successorId: true,
-      lastUsedAt: true,
-      ...restrictionsSelect,
-      rateLimitByOperator: true,
-    },
-  });
-  if (!row) return { ok: false, reason: "invalid" };
-  const status = keyStatus(row, now);
-  const { id, publicId, userId, lastUsedAt } = row;
+  const found = await keys.find(keyDigest(secret));
+  if (!found) return { ok: false, reason: "invalid" };
+  const { key, cached } = found;
+  const status = keyStatus(key, now);
+  const { id, publicId, userId } = key;
   if (status === "revoked" || status === "expired") return { ok: false, reason: status, key: { id, publicId, userId } };
-  return {
-    ok: true,
-    key: {
-      id,
-      publicId,
-      userId,
-      environment: row.environment as KeyEnvironment,
-      lastUsedAt,
-      restrictions: fromStoredRestrictions(row),
-      rateLimitByOperator: row.rateLimitByOperator,
-    },
-  };
+  // The cached entry itself: recordKeyUse moves its lastUsedAt, so this instance touches the row once a minute.
+  return { ok: true, key, cached };
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -69,6 +53,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** Records use at most once a minute per key, so verifying does not write on every request. */
 export async function recordKeyUse(key: VerifiedKey, ip: string, now = new Date()): Promise<void> {
   if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
+  // Moved first, so concurrent requests on this instance do not all write.
+  key.lastUsedAt = now;
   const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS);
   await db.apiKey.updateMany({
     where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] },

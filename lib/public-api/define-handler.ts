@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { jsonResponse } from "../http/prepared-response";
 import type { KeyEnvironment } from "../keys/format";
 import { ApiError } from "./api-error";
 import { publicRoutes, type RegisteredRoute, type RouteName } from "./routes";
@@ -107,7 +108,7 @@ export function defineHandler<
       };
       const result = await handle(context);
       if (result instanceof Response) return result;
-      return Response.json(route.response ? route.response.parse(result) : result);
+      return jsonResponse(route.response ? route.response.parse(result) : result);
     },
   });
 }

@@ -1,14 +1,14 @@
 import "server-only";
 import { clientIp } from "../auth/client-ip";
 import { getEnv } from "../env";
-import { errorResponse } from "../errors/error-response";
+import { preparedErrorResponse } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
 import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs";
 import { ipAllowed } from "../keys/ip-allowlist";
+import type { KeyLookup } from "../keys/key-cache";
 import { UNRESTRICTED } from "../keys/restrictions";
 import { recordKeyUse, verifyApiKey, type FoundKey, type VerifiedKey } from "../keys/verify";
 import { cleanUserAgent, DISCARD_USAGE, type UsageSink } from "../usage/event";
-import { usageBuffer } from "../usage/usage-sink";
 import { log } from "../log";
 import { strictTransportSecurity } from "../security/hsts";
 import { ApiError } from "./api-error";
@@ -23,7 +23,7 @@ import {
   WWW_AUTHENTICATE_INVALID,
 } from "./credentials";
 import { countRequest, type CountedRate } from "./count-request";
-import { rateLimitHeaders } from "./rate-limit";
+import { rateLimitHeaders, type RateLimitStore } from "./rate-limit";
 import { routeHandlers } from "./route-handlers";
 import { pathParams, routesForPath, type PublicRoute, type RegisteredRoute } from "./routes";
 import { allows } from "./scopes";
@@ -47,6 +47,8 @@ interface Trace {
   /** The key the lookup found (step 6), verified or not: its use is recorded whatever comes after. */
   found?: FoundKey;
   key?: VerifiedKey;
+  /** Whether this instance's key cache answered the lookup (logged, so operators and tests can see it work). */
+  keyCached?: boolean;
   rate?: CountedRate;
   /** The catalog code of an error answer. */
   errorCode?: string;
@@ -58,16 +60,17 @@ function allowHeader(routes: PublicRoute[]): string {
   return [...methods].join(", ");
 }
 
-async function verify(secret: string, trace: Trace): Promise<VerifiedKey> {
+async function verify(secret: string, trace: Trace, keys: KeyLookup): Promise<VerifiedKey> {
   let verification;
   try {
-    verification = await verifyApiKey(secret);
+    verification = await verifyApiKey(secret, new Date(), keys);
   } catch (error) {
     log.error("api.key_lookup_failed", { error: String((error as Error)?.message) });
     throw new ApiError("service_unavailable");
   }
   if (verification.ok) {
     trace.found = verification.key;
+    trace.keyCached = verification.cached;
     return verification.key;
   }
   if (verification.reason !== "invalid") trace.found = verification.key;
@@ -120,7 +123,8 @@ export function requestMethod(request: Request): string {
   return request.method === "OPTIONS" && carried && !NEXT_METHODS.has(carried) ? carried : request.method;
 }
 
-async function pipeline(request: Request, url: URL, trace: Trace): Promise<Response> {
+/** Steps 1 and 2: the route this path and method name. */
+function matchRoute(request: Request, url: URL): RegisteredRoute {
   const routes = routesForPath(url.pathname);
   if (routes.length === 0) throw new ApiError("not_found", { message: "There is no public API route at this path." });
   const method = request.method === "HEAD" ? "GET" : requestMethod(request);
@@ -131,20 +135,20 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
       headers: { Allow: allowHeader(routes) },
     });
   }
+  return route;
+}
+
+async function pipeline(request: Request, url: URL, trace: Trace, services: GateServices): Promise<Response> {
+  const route = matchRoute(request, url);
   trace.route = route;
-  const env = getEnv();
-  if (env.KEYPORT_BENCH_UNGATED === "1" && request.headers.get("x-keyport-bench") === "ungated") {
-    // The benchmark's baseline: the same handler with none of the gate's checks.
-    return runHandler(request, url, route, trace, BENCH_KEY);
-  }
   refuseKeyInUrl(url);
-  const key = await verify(presentedKey(request.headers), trace);
+  const key = await verify(presentedKey(request.headers), trace, services.keys);
   trace.key = key;
-  const ip = clientIp(request.headers, env.TRUST_PROXY);
+  const ip = clientIp(request.headers, getEnv().TRUST_PROXY);
   refuseOutsideAllowlist(key, ip);
   refuseWithoutScope(key, route);
 
-  trace.rate = await countRequest(key);
+  trace.rate = await countRequest(key, services.rateLimits);
   if (trace.rate && !trace.rate.allowed) {
     const environment = key.environment === "prod" ? "production" : "development";
     throw new ApiError("rate_limited", {
@@ -162,16 +166,6 @@ async function pipeline(request: Request, url: URL, trace: Trace): Promise<Respo
 
   return runHandler(request, url, route, trace, key);
 }
-
-const BENCH_KEY: VerifiedKey = {
-  id: "bench",
-  publicId: "key_bench",
-  userId: "bench",
-  environment: "dev",
-  lastUsedAt: null,
-  restrictions: UNRESTRICTED,
-  rateLimitByOperator: false,
-};
 
 /** Step 13: the body is read here; the route's handler validates it, then the query (lib/public-api/define-handler.ts). */
 async function runHandler(
@@ -196,7 +190,7 @@ function failure(error: unknown, trace: Trace): Response {
   const baseUrl = getEnv().PUBLIC_BASE_URL;
   trace.errorCode = error instanceof ApiError ? error.code : "internal_error";
   if (error instanceof ApiError) {
-    return errorResponse(error.code, { ...error.options, requestId: trace.requestId, baseUrl });
+    return preparedErrorResponse(error.code, { ...error.options, requestId: trace.requestId, baseUrl });
   }
   // Unexpected: a generic 500 with the request id; the details go to the log only.
   log.error("api.unhandled_error", {
@@ -204,18 +198,57 @@ function failure(error: unknown, trace: Trace): Response {
     route: trace.route?.name,
     error: String((error as Error)?.stack ?? error),
   });
-  return errorResponse("internal_error", { requestId: trace.requestId, baseUrl });
+  return preparedErrorResponse("internal_error", { requestId: trace.requestId, baseUrl });
 }
 
-/** What a gate is given rather than fetches (CONVENTIONS: services are given). */
+/**
+ * What a gate is given rather than fetches (CONVENTIONS: services are given),
+ * as Unkey's key service is given its cache, database and limiter. The app's
+ * are built in lib/public-api/app-gate.ts; tests and the benchmark build the
+ * variants they need.
+ */
 export interface GateServices {
+  /** Finds keys by digest: cached or not, it reads the database on every request (lib/keys/key-cache.ts). */
+  keys: KeyLookup;
+  /** The rate-limit counters: in process, PostgreSQL or Redis. */
+  rateLimits: RateLimitStore;
   /** Where each request that found a key is recorded; it never blocks or fails the request. */
   usage: UsageSink;
 }
 
-/** Builds a gate; the app's is `handlePublicRequest`, tests and the benchmark build the variant they need. */
-export function createGate(services: GateServices): (request: Request) => Promise<Response> {
-  return (request) => handle(request, services);
+export type PublicApiHandler = (request: Request) => Promise<Response>;
+
+export function createGate(services: GateServices): PublicApiHandler {
+  return (request) => handle(request, (trace, url) => pipeline(request, url, trace, services), services.usage);
+}
+
+/** Who the ungated baseline's handlers think is calling. */
+const BASELINE_KEY: VerifiedKey = {
+  id: "baseline",
+  publicId: "key_baseline",
+  userId: "baseline",
+  environment: "dev",
+  lastUsedAt: null,
+  restrictions: UNRESTRICTED,
+  rateLimitByOperator: false,
+};
+
+/**
+ * The benchmark's baseline: the same routes, handlers and response headers
+ * with none of the gate's checks. Only scripts/bench builds it; server.mjs
+ * serves createGate's handler and nothing else.
+ */
+export function createUngatedBaseline(): PublicApiHandler {
+  return (request) =>
+    handle(
+      request,
+      (trace, url) => {
+        const route = matchRoute(request, url);
+        trace.route = route;
+        return runHandler(request, url, route, trace, BASELINE_KEY);
+      },
+      DISCARD_USAGE,
+    );
 }
 
 function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: number, started: number) {
@@ -239,17 +272,22 @@ function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: n
   }
 }
 
-async function handle(request: Request, services: GateServices): Promise<Response> {
+async function handle(
+  request: Request,
+  answer: (trace: Trace, url: URL) => Promise<Response>,
+  usage: UsageSink,
+): Promise<Response> {
   const started = performance.now();
   const trace: Trace = { requestId: newRequestId() };
   const url = new URL(request.url);
   let response: Response;
   try {
-    response = await pipeline(request, url, trace);
+    response = await answer(trace, url);
   } catch (error) {
     response = failure(error, trace);
   }
-  const headers = new Headers(response.headers);
+  // Set on the handler's own Response: copying it into a new one costs more than the rest of a catalog answer.
+  const headers = response.headers;
   // Streams keep their "no-cache, no-transform" (which stops compression from buffering) and gain no-store.
   const cacheControl = headers.get("Cache-Control");
   headers.set(
@@ -261,43 +299,17 @@ async function handle(request: Request, services: GateServices): Promise<Respons
   const hsts = strictTransportSecurity(getEnv().PUBLIC_BASE_URL);
   if (hsts) headers.set("Strict-Transport-Security", hsts);
   if (trace.rate) for (const [name, value] of Object.entries(rateLimitHeaders(trace.rate))) headers.set(name, value);
-  const body = request.method === "HEAD" ? null : response.body;
   log.info("api.request", {
     request_id: trace.requestId,
     key_id: trace.key?.publicId,
+    key_cache: trace.keyCached === undefined ? undefined : trace.keyCached ? "hit" : "miss",
     route: trace.route?.name ?? null,
     method: requestMethod(request),
     status: response.status,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,
   });
-  recordUsage(services.usage, request, trace, response.status, started);
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  recordUsage(usage, request, trace, response.status, started);
+  if (request.method !== "HEAD") return response;
+  void response.body?.cancel().catch(() => {});
+  return new Response(null, { status: response.status, statusText: response.statusText, headers });
 }
-
-/** The process's usage buffer, created on the first request (never at build time, which imports this module). */
-const bufferedUsage: UsageSink = { record: (event) => usageBuffer().record(event) };
-
-const gate = createGate({ usage: bufferedUsage });
-const gateWithoutUsage = createGate({ usage: DISCARD_USAGE });
-
-/**
- * The one entry point of the public API. The benchmark compares usage on and
- * off in one run: with its switch set (KEYPORT_BENCH_UNGATED, never on https)
- * a request marked "no-usage" goes through the same gate with nothing recorded.
- */
-export function handlePublicRequest(request: Request): Promise<Response> {
-  const benchWithoutUsage =
-    getEnv().KEYPORT_BENCH_UNGATED === "1" && request.headers.get("x-keyport-bench") === "no-usage";
-  return (benchWithoutUsage ? gateWithoutUsage : gate)(request);
-}
-
-/** The exports of every route file under app/api/v1 and app/api/v1beta. */
-export const publicApiMethods = {
-  GET: handlePublicRequest,
-  HEAD: handlePublicRequest,
-  POST: handlePublicRequest,
-  PUT: handlePublicRequest,
-  PATCH: handlePublicRequest,
-  DELETE: handlePublicRequest,
-  OPTIONS: handlePublicRequest,
-};

@@ -245,7 +245,13 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const compiled = publicRoutes.map((route) => ({ route, pattern: pathPattern(route.path) }));
+// Compiled once: matching runs on every request.
+const compiled = publicRoutes.map((route) => ({
+  route,
+  pattern: pathPattern(route.path),
+  names: [...route.path.matchAll(/\[([a-z]+)\]/g)].map((m) => m[1]!),
+}));
+const compiledByPath = new Map<string, (typeof compiled)[number]>(compiled.map((entry) => [entry.route.path, entry]));
 
 /** The routes whose path shape matches a concrete path (any method). */
 export function routesForPath(pathname: string): RegisteredRoute[] {
@@ -254,8 +260,8 @@ export function routesForPath(pathname: string): RegisteredRoute[] {
 
 /** The [param] values of a concrete path, by name, for a route that matches it. */
 export function pathParams(route: PublicRoute, pathname: string): Record<string, string> {
-  const names = [...route.path.matchAll(/\[([a-z]+)\]/g)].map((m) => m[1]!);
-  const values = pathPattern(route.path).exec(pathname)?.slice(1) ?? [];
+  const { pattern, names } = compiledByPath.get(route.path) ?? { pattern: pathPattern(route.path), names: [] };
+  const values = pattern.exec(pathname)?.slice(1) ?? [];
   return Object.fromEntries(names.map((name, i) => [name, safeDecode(values[i] ?? "")]));
 }
 

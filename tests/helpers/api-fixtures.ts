@@ -3,7 +3,7 @@
 import { signUp } from "@/lib/auth/accounts";
 import { checksumOf, generateApiKey } from "@/lib/keys/format";
 import { createKey, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
-import { handlePublicRequest } from "@/lib/public-api/gate";
+import { handlePublicRequest } from "@/lib/public-api/app-gate";
 import { publicRoutes, type PublicRoute } from "@/lib/public-api/routes";
 
 export interface KeyFixtures {

@@ -17,7 +17,7 @@ describe("the gate while the database is down", () => {
     delete (globalThis as { keyportDb?: unknown }).keyportDb;
     vi.resetModules();
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const { handlePublicRequest } = await import("@/lib/public-api/gate");
+    const { handlePublicRequest } = await import("@/lib/public-api/app-gate");
 
     const down = await handlePublicRequest(
       new Request("http://localhost/api/v1/models", { headers: { authorization: `Bearer ${generateApiKey("dev")}` } }),

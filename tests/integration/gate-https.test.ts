@@ -12,7 +12,7 @@ async function gateWith(baseUrl: string | undefined) {
   if (baseUrl === undefined) delete process.env.PUBLIC_BASE_URL;
   else process.env.PUBLIC_BASE_URL = baseUrl;
   vi.resetModules();
-  return (await import("@/lib/public-api/gate")).handlePublicRequest;
+  return (await import("@/lib/public-api/app-gate")).handlePublicRequest;
 }
 
 describe("HSTS on the public API", () => {

@@ -201,7 +201,7 @@ describe("POST /api/v1beta/models/[model]:generateContent and :streamGenerateCon
 
 describe("streaming", () => {
   it("sends the first event before the last token is produced, and stops producing when the client leaves", async () => {
-    const { handlePublicRequest } = await import("@/lib/public-api/gate");
+    const { handlePublicRequest } = await import("@/lib/public-api/app-gate");
     const request = () =>
       new Request("http://localhost/api/v1/chat/completions", {
         method: "POST",

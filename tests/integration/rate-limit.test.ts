@@ -97,16 +97,23 @@ describe("last use", () => {
     const keys = await makeKeyFixtures();
     const key = await db.apiKey.findFirstOrThrow({ where: { userId: keys.userId, label: "prod" } });
     expect(key.lastUsedAt).toBeNull();
-    await callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
-    const first = (await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
-    expect(first).toBeInstanceOf(Date);
-    await callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
-    expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toEqual(first);
-    await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(Date.now() - 61_000) } });
-    await callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
-    expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt!.getTime()).toBeGreaterThan(
-      Date.now() - 5_000,
-    );
+    const call = () => callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
+    const lastUsedAt = async () => (await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
+    // The clock moves; the key stays in this instance's cache throughout (its version never changes).
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      await call();
+      const first = await lastUsedAt();
+      expect(first).toBeInstanceOf(Date);
+      vi.setSystemTime(first!.getTime() + 59_000);
+      await call();
+      expect(await lastUsedAt()).toEqual(first);
+      vi.setSystemTime(first!.getTime() + 61_000);
+      await call();
+      expect((await lastUsedAt())!.getTime()).toBe(first!.getTime() + 61_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("each request is logged as one line with its key id, never the key", async () => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { filesRoot } from "@/lib/files/store";
-import { handlePublicRequest } from "@/lib/public-api/gate";
+import { handlePublicRequest } from "@/lib/public-api/app-gate";
 import { callApi, makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
 
 vi.hoisted(() => {

@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { createKey, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
 import { getKey } from "@/lib/keys/queries";
-import { createGate } from "@/lib/public-api/gate";
+import { testGate } from "../helpers/test-gate";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { keySignals, rotationProgress, usedScopes, triedAfterEnd } from "@/lib/usage/signals";
 import { writeUsageBatch } from "@/lib/usage/write-batch";
@@ -21,7 +21,7 @@ vi.hoisted(() => {
 let actor: { userId: string; ip: null; userAgent: null };
 let stranger: string;
 const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
-const gate = createGate({ usage: buffer });
+const gate = testGate({ usage: buffer });
 
 beforeAll(async () => {
   const user = await signUp(`signals-${Date.now()}@example.com`, "a long enough password", `signals-${Date.now()}`);

@@ -10,7 +10,7 @@ import { generateApiKey } from "@/lib/keys/format";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
 import { pruneOnce } from "@/lib/maintenance/prune";
-import { createGate } from "@/lib/public-api/gate";
+import { testGate } from "../helpers/test-gate";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { hourOf, type UsageEvent } from "@/lib/usage/event";
 import { writeUsageBatch } from "@/lib/usage/write-batch";
@@ -67,7 +67,7 @@ const chat = JSON.stringify({ model: "keyport-sandbox-mini", messages: [{ role: 
 describe("what is recorded", () => {
   it("counts every outcome after the lookup exactly, in the log and the aggregates, and nothing before it", async () => {
     const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
-    const gate = createGate({ usage: buffer });
+    const gate = testGate({ usage: buffer });
     const main = await newKey({}, "mixed");
     const readOnly = await newKey({ scopes: ["catalog:read"] }, "read only");
     const limited = await newKey({ rateLimit: 1 }, "limited");
@@ -126,7 +126,7 @@ describe("what is recorded", () => {
 
   it("keeps no secret, digest or header value but the user agent in the usage tables", async () => {
     const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
-    const gate = createGate({ usage: buffer });
+    const gate = testGate({ usage: buffer });
     const key = await newKey({}, "secret scan");
     const digest = (await db.apiKey.findUniqueOrThrow({ where: { id: key.rowId } })).digest;
     await gate(request("/api/v1/models", key.secret));
@@ -150,7 +150,7 @@ describe("off the request's path", () => {
       intervalMs: 60_000,
       onDrop: (dropped) => drops.push(dropped),
     });
-    const gate = createGate({ usage: buffer });
+    const gate = testGate({ usage: buffer });
     const key = await newKey({}, "full buffer");
     const statuses = [];
     for (let i = 0; i < 10; i++) statuses.push((await gate(request("/api/v1/models", key.secret))).status);
@@ -169,7 +169,7 @@ describe("off the request's path", () => {
       },
       intervalMs: 60_000,
     });
-    const gate = createGate({ usage: buffer });
+    const gate = testGate({ usage: buffer });
     const key = await newKey({}, "failed write");
     await gate(request("/api/v1/models", key.secret));
     await buffer.flush();
@@ -200,7 +200,7 @@ describe("a flood cannot grow the log without bound", () => {
       intervalMs: 60_000,
       logPerKeyPerMinute: 3,
     });
-    const gate = createGate({ usage: buffer });
+    const gate = testGate({ usage: buffer });
     const key = await newKey({}, "flood");
     await revokeKey(actor, key.key.id, null);
     for (let i = 0; i < 8; i++) await gate(request("/api/v1/models", key.secret));
@@ -211,7 +211,7 @@ describe("a flood cannot grow the log without bound", () => {
 
   it("redacts a key sent in the user agent and drops control characters", async () => {
     const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
-    const gate = createGate({ usage: buffer });
+    const gate = testGate({ usage: buffer });
     const key = await newKey({}, "user agent");
     await gate(request("/api/v1/models", key.secret, { ua: `bot/1.0 ${key.secret}\u0085\u0007 end` }));
     await buffer.close();

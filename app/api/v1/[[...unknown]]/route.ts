@@ -1,4 +1,4 @@
-import { publicApiMethods } from "@/lib/public-api/gate";
+import { publicApiMethods } from "@/lib/public-api/app-gate";
 
 // Any other path under /api/v1: 404 not_found from the gate, in the catalog's shape
 // Every method is exported so the gate, not Next, answers a wrong one (405 with Allow).

@@ -1,4 +1,4 @@
-import { publicApiMethods } from "@/lib/public-api/gate";
+import { publicApiMethods } from "@/lib/public-api/app-gate";
 
 // POST /api/v1/chat/completions
 // Every method is exported so the gate, not Next, answers a wrong one (405 with Allow).

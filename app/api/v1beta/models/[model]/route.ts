@@ -1,4 +1,4 @@
-import { publicApiMethods } from "@/lib/public-api/gate";
+import { publicApiMethods } from "@/lib/public-api/app-gate";
 
 // POST /api/v1beta/models/[model]:generateContent and :streamGenerateContent (one folder: Next cannot match text after ] in a segment, so the gate splits the segment at its last colon)
 // Every method is exported so the gate, not Next, answers a wrong one (405 with Allow).

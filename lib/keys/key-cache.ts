@@ -1,0 +1,70 @@
+import "server-only";
+import { LRUCache } from "lru-cache";
+import type { KeyStore, KnownKey } from "./key-store";
+
+// Verified keys, cached in each instance, keyed by digest. A hit is never
+// taken on trust: the key's version is read from the database on every
+// request (one indexed integer), and an entry whose version moved is dropped
+// and the key read again. So whatever changed a key (the dashboard, the
+// operator CLI in its own process, another instance) and from wherever, the
+// next request that starts after the change committed sees it; and when the
+// database cannot answer, the request fails rather than trusting the cache.
+// What the cache saves is the full row and its parsing, not the round trip:
+// README, "Cached keys and instant revocation".
+
+export const KEY_CACHE_SIZE = 100_000;
+
+/** A key found by digest, and whether this instance's cache answered (after the version check). */
+export interface FoundByDigest {
+  key: KnownKey;
+  cached: boolean;
+}
+
+/** How the gate finds a key by digest. */
+export interface KeyLookup {
+  find(digest: string): Promise<FoundByDigest | null>;
+}
+
+/** Counts for tests and the benchmark; the gate's answers never depend on them. */
+export interface KeyCacheStats {
+  hits: number;
+  misses: number;
+}
+
+export function uncachedKeyLookup(store: KeyStore): KeyLookup {
+  return {
+    async find(digest) {
+      const key = await store.byDigest(digest);
+      return key ? { key, cached: false } : null;
+    },
+  };
+}
+
+export function cachedKeyLookup(
+  store: KeyStore,
+  { max = KEY_CACHE_SIZE }: { max?: number } = {},
+): KeyLookup & { stats: KeyCacheStats } {
+  const cache = new LRUCache<string, KnownKey>({ max });
+  const stats: KeyCacheStats = { hits: 0, misses: 0 };
+  return {
+    stats,
+    async find(digest) {
+      const held = cache.get(digest);
+      if (held) {
+        const version = await store.versionOf(held.id);
+        if (version === held.version) {
+          stats.hits++;
+          return { key: held, cached: true };
+        }
+        cache.delete(digest);
+        if (version === null) return null;
+      }
+      stats.misses++;
+      // Unknown digests are not cached: a flood of made-up keys cannot push out real ones.
+      const key = await store.byDigest(digest);
+      if (!key) return null;
+      cache.set(digest, key);
+      return { key, cached: false };
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import "server-only";
+import Database from "better-sqlite3";
+import type { Db } from "../db";
+import type { KeyEnvironment } from "./format";
+import { fromStoredRestrictions, type KeyRestrictions } from "./restrictions";
+
+// Where the gate reads keys. Two reads only, both one indexed row, written as
+// raw SQL: the ORM's query building costs more than the lookup itself on this
+// path (README: "The gate's hot path").
+
+/** What the gate needs to know of a key: who owns it, whether it works, what it may do. */
+export interface KnownKey {
+  id: string;
+  publicId: string;
+  userId: string;
+  environment: KeyEnvironment;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  successorId: string | null;
+  lastUsedAt: Date | null;
+  restrictions: KeyRestrictions;
+  /** The operator set the rate limit: it holds even above the environment's default. */
+  rateLimitByOperator: boolean;
+  /** ApiKey.version when read: raised by every change to the key (lib/db.ts). */
+  version: number;
+}
+
+export interface KeyStore {
+  /** The key with this digest, or null. */
+  byDigest(digest: string): Promise<KnownKey | null>;
+  /** The current version of the key with this row id, or null if the row is gone. */
+  versionOf(id: string): Promise<number | null>;
+}
+
+interface KeyRow {
+  id: string;
+  publicId: string;
+  userId: string;
+  environment: string;
+  revokedAt: Date | string | number | null;
+  expiresAt: Date | string | number | null;
+  successorId: string | null;
+  lastUsedAt: Date | string | number | null;
+  scopes: string;
+  allowedIps: string | null;
+  rateLimit: number | bigint | null;
+  rateLimitByOperator: boolean | number | bigint;
+  version: number | bigint;
+}
+
+const toDate = (value: Date | string | number | null) =>
+  value === null ? null : value instanceof Date ? value : new Date(value);
+
+function toKnownKey(row: KeyRow): KnownKey {
+  return {
+    id: row.id,
+    publicId: row.publicId,
+    userId: row.userId,
+    environment: row.environment as KeyEnvironment,
+    revokedAt: toDate(row.revokedAt),
+    expiresAt: toDate(row.expiresAt),
+    successorId: row.successorId,
+    lastUsedAt: toDate(row.lastUsedAt),
+    restrictions: fromStoredRestrictions({
+      scopes: row.scopes,
+      allowedIps: row.allowedIps,
+      rateLimit: row.rateLimit === null ? null : Number(row.rateLimit),
+    }),
+    rateLimitByOperator: Boolean(row.rateLimitByOperator),
+    version: Number(row.version),
+  };
+}
+
+/** The database's keys, through the app's Prisma client (SQLite or PostgreSQL: the SQL is the same). */
+export function databaseKeyStore(db: Db): KeyStore {
+  return {
+    async byDigest(digest) {
+      const rows = await db.$queryRaw<KeyRow[]>`
+        SELECT "id", "publicId", "userId", "environment", "revokedAt", "expiresAt", "successorId", "lastUsedAt",
+               "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version"
+        FROM "ApiKey" WHERE "digest" = ${digest}`;
+      return rows[0] ? toKnownKey(rows[0]) : null;
+    },
+    async versionOf(id) {
+      const rows = await db.$queryRaw<{ version: number | bigint }[]>`
+        SELECT "version" FROM "ApiKey" WHERE "id" = ${id}`;
+      return rows[0] ? Number(rows[0].version) : null;
+    },
+  };
+}
+
+/**
+ * SQLite's keys through a read-only connection of the gate's own, with both
+ * statements prepared once: the database is a file in this process, so a
+ * lookup takes microseconds, and a write committed by any connection (the
+ * dashboard's, the CLI's) is seen by the next statement here (WAL mode).
+ */
+export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
+  const connection = new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 });
+  const byDigest = connection.prepare<[string], KeyRow>(`
+    SELECT "id", "publicId", "userId", "environment", "revokedAt", "expiresAt", "successorId", "lastUsedAt",
+           "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version"
+    FROM "ApiKey" WHERE "digest" = ?`);
+  const versionOf = connection.prepare<[string], { version: number }>(`SELECT "version" FROM "ApiKey" WHERE "id" = ?`);
+  return {
+    byDigest: async (digest) => {
+      const row = byDigest.get(digest);
+      return row ? toKnownKey(row) : null;
+    },
+    versionOf: async (id) => versionOf.get(id)?.version ?? null,
+    close: () => connection.close(),
+  };
+}

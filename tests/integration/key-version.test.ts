@@ -1,0 +1,56 @@
+// Every change to a key raises its version (lib/db.ts), which is what each
+// instance's key cache checks on every request; recording its use does not.
+import { beforeAll, describe, expect, it } from "vitest";
+import { signUp } from "@/lib/auth/accounts";
+import { db } from "@/lib/db";
+import { createKey, renameKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
+import { recordKeyUse, verifyApiKey } from "@/lib/keys/verify";
+
+let actor: { userId: string; ip: null; userAgent: null };
+
+beforeAll(async () => {
+  const user = await signUp(`key-version-${Date.now()}@example.com`, "a long enough password", "key version");
+  if (!user.ok) throw new Error(user.error);
+  actor = { userId: user.userId, ip: null, userAgent: null };
+});
+
+const version = async (publicId: string) =>
+  (await db.apiKey.findUniqueOrThrow({ where: { publicId }, select: { version: true } })).version;
+
+async function newKey(label: string) {
+  return createKey(actor, { label, environment: "dev", expiresAt: null });
+}
+
+describe("a key's version", () => {
+  it("starts at 0 and rises with a rename, a change of access, a rotation and a revocation", async () => {
+    const { key } = await newKey("versioned");
+    expect(await version(key.id)).toBe(0);
+    await renameKey(actor, key.id, "renamed");
+    expect(await version(key.id)).toBe(1);
+    await updateRestrictions(actor, key.id, { scopes: ["catalog:read"], allowedIps: null, rateLimit: null });
+    expect(await version(key.id)).toBe(2);
+    const rotated = await rotateKey(actor, key.id, "1h");
+    expect(await version(key.id)).toBe(3);
+    await revokeKey(actor, key.id, null);
+    expect(await version(key.id)).toBe(4);
+    expect(await version(rotated.key.id)).toBe(0);
+  });
+
+  it("rises when a key is reported leaked, and when an update reaches it through updateMany", async () => {
+    const { key } = await newKey("leaked");
+    await reportLeak(actor, key.id);
+    expect(await version(key.id)).toBe(1);
+    await db.apiKey.updateMany({ where: { publicId: key.id }, data: { label: "bulk" } });
+    expect(await version(key.id)).toBe(2);
+  });
+
+  it("stays when the gate records a use", async () => {
+    const { key, secret } = await newKey("used");
+    const verified = await verifyApiKey(secret);
+    if (!verified.ok) throw new Error("the new key did not verify");
+    await recordKeyUse(verified.key, "203.0.113.1");
+    const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } });
+    expect(row.lastUsedIp).toBe("203.0.113.1");
+    expect(row.version).toBe(0);
+  });
+});
