@@ -1,16 +1,23 @@
-// Keyport's HTTP server: Next's request handler behind a plain Node server.
-// It exists because the app needs the socket's peer address (per-IP limits and
-// the lockout), which Next does not expose: we write it into a header on every
-// request, replacing whatever a client sent under that name. It also answers
-// the few requests Next's router would fail on (lib/http/screen-request.mjs).
-//   node server.mjs          production (after `next build`)
-//   node server.mjs --dev    development, with Turbopack
+// Keyport's HTTP server: a plain Node server in front of two handlers.
+// - The public API (/api/v1/**, /api/v1beta/**) goes straight to the gate, in
+//   the bundle scripts/build-gate.mjs makes (dist/public-api.mjs), never
+//   through Next's router, which costs more than the API itself (README: "Why
+//   the public API does not go through Next").
+// - Everything else goes to Next's request handler. Next does not expose the
+//   socket's peer address (per-IP limits and the lockout): we write it into a
+//   header on every request, replacing whatever a client sent under that name.
+// Both first pass lib/http/screen-request.mjs, which answers the few requests
+// Next's router would fail on.
+//   node server.mjs          production (after `npm run build`)
+//   node server.mjs --dev    development, with Turbopack; the gate's bundle is rebuilt on change
 import { createServer } from "node:http";
+import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import next from "next";
-import { screenRequest } from "./lib/http/screen-request.mjs";
+import { isPublicApiPath, screenRequest } from "./lib/http/screen-request.mjs";
 import { enableUploadCollections, paceUploadBody } from "./lib/http/upload-flow.mjs";
+import { GATE_BUNDLE, watchGate } from "./scripts/build-gate.mjs";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -21,6 +28,20 @@ const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 // Young-generation collections during uploads (lib/http/upload-flow.mjs).
 setFlagsFromString("--expose_gc");
 enableUploadCollections(runInNewContext("gc"));
+
+/** The public API's request listener, from the bundle; in development, from its latest build. */
+let publicApi;
+async function loadPublicApi(version = 0) {
+  const bundle = await import(`${pathToFileURL(GATE_BUNDLE).href}${version ? `?v=${version}` : ""}`);
+  publicApi = bundle.publicApiListener();
+}
+if (dev) {
+  let builds = 0;
+  await watchGate(() => {
+    void loadPublicApi(++builds).then(() => console.log("keyport: public API rebuilt"));
+  });
+}
+await loadPublicApi();
 
 const app = next({ dev, turbopack: dev, hostname: "localhost", port });
 const handle = app.getRequestHandler();
@@ -33,7 +54,11 @@ const server = createServer((req, res) => {
     res.end(req.method === "HEAD" ? undefined : answer.body);
     return;
   }
-  paceUploadBody(req, res);
+  if (isPublicApiPath(req.url ?? "/")) {
+    paceUploadBody(req, res);
+    void publicApi(req, res);
+    return;
+  }
   handle(req, res);
 }).listen(port, () => {
   console.log(`keyport: ${dev ? "development" : "production"} server on http://localhost:${port}`);

@@ -28,5 +28,6 @@ step "Unit tests";          npx vitest run --project unit
 step "Integration tests";   npx vitest run --project integration
 # The docs are prerendered with the deployment's PUBLIC_BASE_URL in their
 # examples; the e2e server runs at this origin and executes those examples.
-step "Production build";    PUBLIC_BASE_URL="http://localhost:${E2E_PORT:-3210}" npx next build
+# (npm run build: Next's build, then the public API's bundle, scripts/build-gate.mjs.)
+step "Production build";    PUBLIC_BASE_URL="http://localhost:${E2E_PORT:-3210}" npm run -s build
 step "End-to-end tests";    npx playwright test

@@ -19,6 +19,17 @@ export const NEXT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PA
 
 const PUBLIC_API = /^\/api\/v1(?:beta)?(?=\/|$)/;
 
+const PUBLIC_API_TARGET = /^\/api\/v1(?:beta)?(?:[/?]|$)/;
+
+/**
+ * Whether a request target, as screenRequest left it (dot segments resolved),
+ * is the public API's: server.mjs hands those to the gate rather than to Next.
+ * @param {string} url
+ */
+export function isPublicApiPath(url) {
+  return PUBLIC_API_TARGET.test(url);
+}
+
 /**
  * @typedef {{ method?: string, url?: string, headers: Record<string, string | string[] | undefined>, socket?: { remoteAddress?: string } | null }} ScreenedRequest
  * @typedef {{ status: number, headers: Record<string, string>, body: string }} ScreenAnswer

@@ -6,7 +6,7 @@
 # They are installed here, not in the app, so the app's node_modules keeps
 # its Node 20 native builds: this folder is only an HTTP client of the app's
 # production server, which runs on the PATH's Node as usual.
-#   bash scripts/client-libraries/run.sh     (after next build; .ci/run runs it)
+#   bash scripts/client-libraries/run.sh     (after npm run build; .ci/run runs it)
 # Starts the server on a free port (CLIENT_LIBRARIES_PORT to choose one) with
 # a throw-away SQLite database, creates a user, a dev key and a revoked key
 # with the operator CLI, runs check.mjs with this folder's Node, and stops the
@@ -16,8 +16,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../.."
 
-if [ ! -f .next/BUILD_ID ]; then
-  echo "No production build (.next/BUILD_ID is missing): run 'npx next build' (npm test does) first." >&2
+if [ ! -f .next/BUILD_ID ] || [ ! -f dist/public-api.mjs ]; then
+  echo "No production build (.next/BUILD_ID or dist/public-api.mjs is missing): run 'npm run build' (npm test does) first." >&2
   exit 1
 fi
 

@@ -1,0 +1,48 @@
+// The one adapter between Node's HTTP server and the public API's fetch-style
+// handler (Request in, Response out): @hono/node-server's request listener.
+// server.mjs (through the bundle, lib/public-api/server-entry.ts) and the
+// integration tests' API server (tests/helpers/api-server.ts) both use it, so
+// what the tests prove is what production serves.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { getRequestListener, RequestError } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { takePreparedBody } from "./prepared-response";
+import { PEER_IP_HEADER } from "./screen-request.mjs";
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
+
+/**
+ * `handle` answers every request. `onError` answers what `handle` could not:
+ * a request that cannot become a Request at all (no or a malformed Host
+ * header: `malformed` is true), or an error `handle` threw; it must not throw.
+ */
+export function nodeListener(
+  handle: FetchHandler,
+  onError: (problem: { malformed: boolean; error: unknown }) => Response,
+): NodeListener {
+  const listener = getRequestListener(
+    async (request, { outgoing }) => {
+      const response = await handle(request);
+      const text = takePreparedBody(response);
+      if (text === undefined) return response; // a stream, or no body: Hono writes it
+      // A body held as text goes to the socket as it is, with no stream in between.
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => (headers[name] = value));
+      headers["content-length"] = String(Buffer.byteLength(text));
+      (outgoing as ServerResponse).writeHead(response.status, headers).end(text);
+      return RESPONSE_ALREADY_SENT;
+    },
+    {
+      // Hono can swap in its own lighter Request and Response globals; Next runs
+      // in the same process and must keep the standard ones.
+      overrideGlobalObjects: false,
+      errorHandler: (error) => onError({ malformed: error instanceof RequestError, error }),
+    },
+  );
+  return (incoming, outgoing) => {
+    // The peer address comes from the socket, never from a client's header of that name.
+    incoming.headers[PEER_IP_HEADER] = incoming.socket?.remoteAddress ?? "unknown";
+    return listener(incoming, outgoing);
+  };
+}
