@@ -40,7 +40,7 @@ it("no verification that starts after a change has returned sees the key as it w
   const store = appKeyStore();
   await fc.assert(
     fc.asyncProperty(fc.scheduler(), fc.array(operation, { minLength: 1, maxLength: 16 }), async (scheduler, ops) => {
-      const keys = [];
+      const keys: { publicId: string; secret: string }[] = [];
       for (let i = 0; i < KEYS; i++) {
         const { key, secret } = await createKey(actor, { label: `property ${i}`, environment: "dev", expiresAt: null });
         keys.push({ publicId: key.id, secret });
