@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { takePreparedBody } from "./prepared-response";
-import { PEER_IP_HEADER } from "./screen-request.mjs";
+import { ORIGINAL_METHOD_HEADER, PEER_IP_HEADER } from "./screen-request.mjs";
+import { FLOW_HEADER } from "./upload-flow.mjs";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
@@ -43,6 +44,29 @@ export function nodeListener(
   return (incoming, outgoing) => {
     // The peer address comes from the socket, never from a client's header of that name.
     incoming.headers[PEER_IP_HEADER] = incoming.socket?.remoteAddress ?? "unknown";
+    serverHeadersOnly(incoming);
     return listener(incoming, outgoing);
   };
+}
+
+/** Headers only the server writes (the peer address, a carried method, an upload's pacing token). */
+const SERVER_HEADERS = [PEER_IP_HEADER, ORIGINAL_METHOD_HEADER, FLOW_HEADER];
+
+/**
+ * Makes the raw header list say what the parsed headers say for the server's
+ * own headers: Hono reads single headers from `incoming.headers` (where the
+ * server wrote them) but builds a whole Request, as it does to read a body,
+ * from `incoming.rawHeaders`, which still holds whatever the client sent.
+ */
+function serverHeadersOnly(incoming: IncomingMessage) {
+  const raw = incoming.rawHeaders;
+  const kept: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    if (!SERVER_HEADERS.includes(raw[i]!.toLowerCase())) kept.push(raw[i]!, raw[i + 1]!);
+  }
+  for (const name of SERVER_HEADERS) {
+    const value = incoming.headers[name];
+    if (typeof value === "string") kept.push(name, value);
+  }
+  incoming.rawHeaders = kept;
 }

@@ -146,6 +146,33 @@ describe("the HTTP test server (tests/helpers/api-server.ts), like server.mjs", 
       await server.close();
     }
   });
+
+  it("keeps the socket's address after the gate has read a body, as the usage log records it", async () => {
+    const server = await startApiServer();
+    try {
+      const { key, secret } = await keyWith({ allowedIps: ["127.0.0.1"] }, "body read");
+      const forged = { ...from(secret, "198.51.100.7"), "content-type": "application/json" };
+      const chat = await fetch(`${server.baseUrl}/api/v1/chat/completions`, {
+        method: "POST",
+        headers: forged,
+        body: JSON.stringify({ model: "keyport-sandbox-mini", messages: [{ role: "user", content: "Hi" }] }),
+      });
+      expect(chat.status).toBe(200);
+      await chat.text();
+      const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id }, select: { id: true } });
+      // The process's usage buffer flushes every second.
+      await expect
+        .poll(async () => (await db.usageEvent.findMany({ where: { keyId: row.id }, select: { ip: true } })).length, {
+          timeout: 10_000,
+        })
+        .toBe(1);
+      expect(await db.usageEvent.findMany({ where: { keyId: row.id }, select: { ip: true } })).toEqual([
+        { ip: "127.0.0.1" },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("the key's own rate limit", () => {
