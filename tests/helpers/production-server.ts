@@ -3,9 +3,10 @@
 // Each instance's stdout is kept, so a test can read the request log's lines
 // (one `api.request` line per public API request, found by its X-Request-Id).
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { projectRoot } from "./test-database";
@@ -118,4 +119,34 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
 
 export function stopInstances(): void {
   for (const child of children.splice(0)) child.kill("SIGTERM");
+}
+
+/** Starts a throw-away redis-server on `port` and waits until it accepts connections. */
+export async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      const settle = (listening: boolean) => {
+        socket.destroy();
+        resolve(listening);
+      };
+      socket.once("connect", () => settle(true)).once("error", () => settle(false));
+    });
+    if (up) return child;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`redis-server did not start on ${port}`);
+}
+
+/** Kills a redis-server (as a crash would) and waits until it has exited. */
+export async function stopRedis(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGKILL");
+  await exited;
 }

@@ -1,43 +1,123 @@
 // Two production instances (node server.mjs, the build from `npm test`) on
 // one PostgreSQL database, and then on PostgreSQL with Redis: nothing that
-// matters lives in one process. Run by `npm run test:services`.
+// matters lives in one process. Each instance caches the keys it verified
+// (lib/keys/key-cache.ts), so every test about a change first proves that
+// instance b answers the key from its cache (its request log says
+// key_cache "hit"), then makes the change elsewhere and sends b the very next
+// request, with no wait in between. Run by `npm run test:services`.
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
-import { chromium, type Browser } from "@playwright/test";
+import type { Actor } from "@/lib/audit";
+import { signUp as signUpUser } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
-import { createKey } from "@/lib/keys/lifecycle";
-import { freePort, requireBuild, startInstance, stopInstances } from "../helpers/production-server";
+import { createKey, revokeKey } from "@/lib/keys/lifecycle";
+import { createKey as createKeyInDashboard, rowAction, saveNewSecret, signUp, uniqueEmail } from "../e2e/helpers";
+import { databaseProxy, type DatabaseProxy } from "../helpers/database-proxy";
+import {
+  freePort,
+  requireBuild,
+  startInstance,
+  startRedis,
+  stopInstances,
+  stopRedis,
+  type Instance,
+} from "../helpers/production-server";
+import { projectRoot } from "../helpers/test-database";
 
-async function newKey() {
-  const user = await signUp(
-    `instances-${Date.now()}-${Math.random()}@example.com`,
-    "a long enough password",
-    `instances-${Date.now()}`,
-  );
+/** A fresh account, so rate limits start from zero; answers who acts for it. */
+async function newAccount(): Promise<Actor> {
+  const user = await signUpUser(uniqueEmail("instances"), "a long enough password", `instances-${Date.now()}`);
   if (!user.ok) throw new Error(user.error);
-  const actor = { userId: user.userId, ip: null, userAgent: null };
-  return createKey(actor, { label: "two instances", environment: "dev", expiresAt: null });
+  return { userId: user.userId, ip: null, userAgent: null };
 }
 
-const models = (base: string, key: string) =>
-  fetch(`${base}/api/v1/models`, { headers: { Authorization: `Bearer ${key}` } });
+const keyOf = (actor: Actor) => createKey(actor, { label: "two instances", environment: "dev", expiresAt: null });
+
+const newKey = async () => keyOf(await newAccount());
+
+const models = (instance: Instance, key: string) =>
+  fetch(`${instance.base}/api/v1/models`, { headers: { Authorization: `Bearer ${key}` } });
+
+const chat = (instance: Instance, key: string) =>
+  fetch(`${instance.base}/api/v1/chat/completions`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "keyport-sandbox-mini", messages: [{ role: "user", content: "Hi" }] }),
+  });
+
+/** Asserts the answer's status and, for an error, its catalog code. */
+async function expectAnswer(response: Response, status: number, code?: string) {
+  const body = (await response.json()) as { error?: { code: string } };
+  expect({ status: response.status, code: body.error?.code }).toEqual({ status, code });
+}
+
+/** Sends the key twice; the second request must be answered 200 from the instance's cache. */
+async function expectCached(instance: Instance, key: string) {
+  expect((await models(instance, key)).status).toBe(200);
+  const second = await models(instance, key);
+  expect(second.status).toBe(200);
+  const line = await instance.logLine(second.headers.get("x-request-id"));
+  expect({ key_cache: line.key_cache, status: line.status }).toEqual({ key_cache: "hit", status: 200 });
+}
+
+/** The operator CLI, in its own process, as an operator runs it; resolves once it has exited. */
+async function admin(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(
+    path.join(projectRoot, "node_modules", ".bin", "tsx"),
+    ["--conditions=react-server", "scripts/admin.mts", ...args],
+    { cwd: projectRoot, env: { ...process.env }, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stderr };
+}
+
+async function withBrowser(work: (browser: Browser) => Promise<void>) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"],
+  });
+  try {
+    await work(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Revokes from the key list's menu and waits for the action to have returned (its toast). */
+async function revokeFromList(page: Page, label: string) {
+  await (await rowAction(page, label, "Revoke")).getByRole("button", { name: "Revoke key" }).click();
+  await page
+    .getByTestId("toast")
+    .filter({ hasText: `Revoked “${label}”` })
+    .waitFor();
+}
 
 let redis: ChildProcess | undefined;
 
 beforeAll(requireBuild);
 
-afterAll(() => {
+afterAll(async () => {
   stopInstances();
-  redis?.kill("SIGKILL");
+  await stopRedis(redis);
 });
 
 describe.each([
   ["PostgreSQL", false],
   ["PostgreSQL and Redis", true],
 ])("two instances on %s", (_name, withRedis) => {
-  let a: string;
-  let b: string;
+  let a: Instance;
+  let b: Instance;
+  /** Like b, but reaching the database through a proxy the test can cut. */
+  let c: Instance;
+  /** Like b, but letting requests through (after verifying the key) while Redis is down. */
+  let failOpen: Instance | undefined;
+  let proxy: DatabaseProxy;
+  let redisPort = 0;
 
   beforeAll(async () => {
     const env: Record<string, string> = {
@@ -46,59 +126,38 @@ describe.each([
       SIGN_UP_LIMIT_PER_HOUR: "100",
     };
     if (withRedis) {
-      const port = await freePort();
-      redis = spawn(
-        "redis-server",
-        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        { stdio: "ignore" },
-      );
-      env.REDIS_URL = `redis://127.0.0.1:${port}`;
+      redisPort = await freePort();
+      redis = await startRedis(redisPort);
+      env.REDIS_URL = `redis://127.0.0.1:${redisPort}`;
     }
-    const [first, second] = await Promise.all([startInstance(env), startInstance(env)]);
-    a = first.base;
-    b = second.base;
-  }, 60_000);
+    proxy = await databaseProxy(process.env.DATABASE_URL!);
+    [a, b, c, failOpen] = await Promise.all([
+      startInstance(env),
+      startInstance(env),
+      startInstance({ ...env, DATABASE_URL: proxy.url }),
+      withRedis ? startInstance({ ...env, RATE_LIMIT_FAIL_OPEN: "1" }) : undefined,
+    ]);
+  }, 120_000);
 
-  /** Signs up on instance a in Chromium and creates a key there; answers the page and the key's secret. */
-  async function keyFromDashboard(browser: Browser, label: string) {
-    const page = await browser.newPage({ baseURL: a });
-    await page.goto("/sign-up");
-    await page.getByLabel("Email").fill(`two-${Date.now()}-${Math.random()}-${withRedis ? "r" : "p"}@example.com`);
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(/\/dashboard$/);
-    await page.getByRole("button", { name: "Create key" }).click();
-    await page.getByRole("dialog").getByLabel("Label").fill(label);
-    await page.getByRole("dialog").getByRole("button", { name: "Create key" }).click();
-    const reveal = page.getByRole("alertdialog");
-    const apiKey = await reveal.getByTestId("new-secret").inputValue();
-    await reveal.getByLabel("I have saved this key").check();
-    await reveal.getByRole("button", { name: "Done" }).click();
-    return { page, apiKey };
+  afterAll(async () => {
+    for (const instance of [a, b, c, failOpen]) instance?.stop();
+    await proxy?.close();
+    await stopRedis(redis);
+  });
+
+  /** Signs up on instance a in Chromium; answers the dashboard page. */
+  async function signUpOnA(browser: Browser): Promise<Page> {
+    const page = await browser.newPage({ baseURL: a.base });
+    await signUp(page, uniqueEmail(`two-${withRedis ? "r" : "p"}`));
+    return page;
   }
-
-  const withBrowser = async (work: (browser: Browser) => Promise<void>) => {
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"],
-    });
-    try {
-      await work(browser);
-    } finally {
-      await browser.close();
-    }
-  };
 
   it("a key made read-only on one instance's key page is refused a write by the other on its next call", () =>
     withBrowser(async (browser) => {
-      const { page, apiKey } = await keyFromDashboard(browser, "scoped across instances");
-      const chat = () =>
-        fetch(`${b}/api/v1/chat/completions`, {
-          method: "POST",
-          headers: { Authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-          body: JSON.stringify({ model: "keyport-sandbox-mini", messages: [{ role: "user", content: "Hi" }] }),
-        });
-      expect((await chat()).status).toBe(200);
+      const page = await signUpOnA(browser);
+      const apiKey = await createKeyInDashboard(page, "scoped across instances");
+      await expectCached(b, apiKey);
+      expect((await chat(b, apiKey)).status).toBe(200);
 
       await page.getByRole("link", { name: "scoped across instances" }).click();
       await page.getByRole("button", { name: "Edit access of “scoped across instances”" }).click();
@@ -106,26 +165,61 @@ describe.each([
       await page.getByRole("button", { name: "Save access" }).click();
       await page.getByTestId("toast").filter({ hasText: "Saved what" }).waitFor();
 
-      const refused = await chat();
-      expect(refused.status).toBe(403);
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("insufficient_scope");
+      const refused = await chat(b, apiKey);
+      await expectAnswer(refused, 403, "insufficient_scope");
+      // The edit moved the key's version: b dropped its entry and read the key again.
+      expect((await b.logLine(refused.headers.get("x-request-id"))).key_cache).toBe("miss");
       expect((await models(b, apiKey)).status).toBe(200);
     }));
 
   it("a key revoked in one instance's dashboard is refused by the other on its next call", () =>
     withBrowser(async (browser) => {
-      const { page, apiKey } = await keyFromDashboard(browser, "across instances");
-      expect((await models(b, apiKey)).status).toBe(200);
+      const page = await signUpOnA(browser);
+      const apiKey = await createKeyInDashboard(page, "across instances");
+      await expectCached(b, apiKey);
 
-      await page.getByRole("button", { name: "Actions for “across instances”" }).click();
-      await page.getByRole("menuitem", { name: "Revoke “across instances”" }).click();
-      await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
       // The revoked key leaves the list of keys in use once the action has returned.
-      await page.getByTestId("toast").filter({ hasText: "Revoked “across instances”" }).waitFor();
-      const response = await models(b, apiKey);
-      expect(response.status).toBe(401);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("revoked_api_key");
+      await revokeFromList(page, "across instances");
+      await expectAnswer(await models(b, apiKey), 401, "revoked_api_key");
     }));
+
+  it("a rotation cut short on one instance's key page stops the old key on the other at once; the new one works", () =>
+    withBrowser(async (browser) => {
+      const label = "rotated across instances";
+      const page = await signUpOnA(browser);
+      const oldKey = await createKeyInDashboard(page, label);
+      await expectCached(b, oldKey);
+
+      await page.getByRole("link", { name: label }).click();
+      await page.getByRole("button", { name: `Rotate “${label}”` }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Rotate key" }).click();
+      const newKey = await saveNewSecret(page);
+      // In its grace period the old key still works; the rotation moved its version, so b read it again.
+      const inGrace = await models(b, oldKey);
+      expect(inGrace.status).toBe(200);
+      expect((await b.logLine(inGrace.headers.get("x-request-id"))).key_cache).toBe("miss");
+      await expectCached(b, oldKey);
+
+      // The old key's page, once the rotation has revalidated it, offers to end the grace period now.
+      await page.getByRole("button", { name: "Retire the old key now" }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
+      await page
+        .getByTestId("toast")
+        .filter({ hasText: `Revoked “${label}”` })
+        .waitFor();
+
+      await expectAnswer(await models(b, oldKey), 401, "revoked_api_key");
+      expect((await models(b, newKey)).status).toBe(200);
+    }));
+
+  it("a key revoked with the operator CLI, in its own process, is refused by an instance that had it cached", async () => {
+    const { secret, key } = await newKey();
+    await expectCached(b, secret);
+
+    const cli = await admin(["key:revoke", "--id", key.id]);
+    expect(cli, cli.stderr).toMatchObject({ code: 0 });
+    await expectAnswer(await models(b, secret), 401, "revoked_api_key");
+  });
 
   it("usage recorded by both adds up in the request log and the hourly aggregates", async () => {
     const { secret: apiKey, key } = await newKey();
@@ -152,4 +246,57 @@ describe.each([
     expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
+
+  it("an instance cut off from its database refuses cached keys, and once back sees a revocation made meanwhile", async () => {
+    const actor = await newAccount();
+    const [revoked, kept] = [await keyOf(actor), await keyOf(actor)];
+    for (const { secret } of [revoked, kept]) await expectCached(c, secret);
+
+    proxy.cut();
+    try {
+      // The cache holds both keys, but an entry is trusted only after its version is read: 503, never 200.
+      for (const { secret } of [revoked, kept]) await expectAnswer(await models(c, secret), 503, "service_unavailable");
+      // Revoked where c cannot see it.
+      await revokeKey(actor, revoked.key.id, null);
+      await expectAnswer(await models(c, revoked.secret), 503, "service_unavailable");
+    } finally {
+      proxy.restore();
+    }
+
+    await expectAnswer(await models(c, revoked.secret), 401, "revoked_api_key");
+    const again = await models(c, kept.secret);
+    expect(again.status).toBe(200);
+    // The entry outlived the outage, and is trusted again now that its version can be read.
+    expect((await c.logLine(again.headers.get("x-request-id"))).key_cache).toBe("hit");
+  });
+
+  // Last in the file: it stops Redis, and starts it again only at the end.
+  it.runIf(withRedis)(
+    "with Redis stopped, a key revoked on one instance is refused by the others, failing closed or open",
+    () =>
+      withBrowser(async (browser) => {
+        const open = failOpen!;
+        const page = await signUpOnA(browser);
+        const revoked = await createKeyInDashboard(page, "revoked while Redis is down");
+        const kept = await createKeyInDashboard(page, "kept while Redis is down");
+        for (const instance of [b, open]) for (const key of [revoked, kept]) await expectCached(instance, key);
+
+        await stopRedis(redis);
+        try {
+          await revokeFromList(page, "revoked while Redis is down");
+          // The key is checked against the database before the rate limiter is asked: both refuse it.
+          for (const instance of [b, open]) await expectAnswer(await models(instance, revoked), 401, "revoked_api_key");
+          // A key still in force: b fails closed; the fail-open instance lets it through, from its
+          // cache only after reading the key's version (a hit: not served blindly).
+          await expectAnswer(await models(b, kept), 503, "service_unavailable");
+          const passed = await models(open, kept);
+          expect(passed.status).toBe(200);
+          expect((await open.logLine(passed.headers.get("x-request-id"))).key_cache).toBe("hit");
+        } finally {
+          redis = await startRedis(redisPort);
+        }
+        // Redis back (the client reconnects on its own): b counts and answers again.
+        await expect.poll(async () => (await models(b, kept)).status, { timeout: 10_000 }).toBe(200);
+      }),
+  );
 });
