@@ -1,5 +1,6 @@
 import "server-only";
 import Database from "better-sqlite3";
+import type pg from "pg";
 import type { Db } from "../db";
 import type { KeyEnvironment } from "./format";
 import { fromStoredRestrictions, type KeyRestrictions } from "./restrictions";
@@ -109,5 +110,31 @@ export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
     },
     versionOf: async (id) => versionOf.get(id)?.version ?? null,
     close: () => connection.close(),
+  };
+}
+
+/**
+ * PostgreSQL's keys through the gate's own pool (lib/gate-pool.ts), both
+ * statements prepared once per connection. Dates are read as UTC (Prisma
+ * stores them as timestamps without a zone).
+ */
+export function postgresKeyStore(pool: Pick<pg.Pool, "query">): KeyStore {
+  const utc = (column: string) => `("${column}" AT TIME ZONE 'UTC') AS "${column}"`;
+  const byDigest = {
+    name: "keyport_key_by_digest",
+    text: `SELECT "id", "publicId", "userId", "environment", ${utc("revokedAt")}, ${utc("expiresAt")}, "successorId",
+             ${utc("lastUsedAt")}, "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version"
+           FROM "ApiKey" WHERE "digest" = $1`,
+  };
+  const versionOf = { name: "keyport_key_version", text: `SELECT "version" FROM "ApiKey" WHERE "id" = $1` };
+  return {
+    async byDigest(digest) {
+      const { rows } = await pool.query<KeyRow>({ ...byDigest, values: [digest] });
+      return rows[0] ? toKnownKey(rows[0]) : null;
+    },
+    async versionOf(id) {
+      const { rows } = await pool.query<{ version: number }>({ ...versionOf, values: [id] });
+      return rows[0] ? rows[0].version : null;
+    },
   };
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import { databaseTarget, sqliteFile } from "../db-target";
-import { db } from "../db";
 import { getEnv } from "../env";
+import { gatePool } from "../gate-pool";
 import { cachedKeyLookup } from "../keys/key-cache";
-import { databaseKeyStore, sqliteKeyStore, type KeyStore } from "../keys/key-store";
+import { postgresKeyStore, sqliteKeyStore, type KeyStore } from "../keys/key-store";
 import type { UsageSink } from "../usage/event";
 import { usageBuffer } from "../usage/usage-sink";
 import { rateLimitStore } from "./count-request";
@@ -16,10 +16,12 @@ import { createGate, type GateServices, type PublicApiHandler } from "./gate";
 /** The process's usage buffer, created on the first request (never at build time, which imports this module). */
 const bufferedUsage: UsageSink = { record: (event) => usageBuffer().record(event) };
 
-/** The database's keys: on SQLite through the gate's own prepared connection, on PostgreSQL through the app's pool. */
+/** The database's keys, through the gate's own prepared statements (lib/keys/key-store.ts). */
 export function appKeyStore(): KeyStore {
   const target = databaseTarget(getEnv().DATABASE_URL, process.cwd());
-  return target.provider === "sqlite" ? sqliteKeyStore(sqliteFile(target.url, process.cwd())) : databaseKeyStore(db);
+  return target.provider === "sqlite"
+    ? sqliteKeyStore(sqliteFile(target.url, process.cwd()))
+    : postgresKeyStore(gatePool());
 }
 
 /** The stores the app's gate is built with; the benchmark builds its variants from them too. */

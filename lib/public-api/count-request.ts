@@ -1,6 +1,7 @@
 import "server-only";
-import { db, dbProvider } from "../db";
+import { dbProvider } from "../db";
 import { getEnv } from "../env";
+import { gatePool } from "../gate-pool";
 import { rateLimits } from "../env-schema";
 import type { VerifiedKey } from "../keys/verify";
 import { log } from "../log";
@@ -34,7 +35,7 @@ export function rateLimitStore(): RateLimitStore {
     globalForGate.keyportRateLimitStore = env.REDIS_URL
       ? new RedisRateLimitStore(env.REDIS_URL)
       : dbProvider() === "postgres"
-        ? new PostgresRateLimitStore(db)
+        ? new PostgresRateLimitStore(gatePool())
         : new MemoryRateLimitStore();
   }
   return globalForGate.keyportRateLimitStore;

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
-import type { Db } from "../db";
+import type pg from "pg";
 import { windowEnd, type CounterPair, type PairCounts, type RateLimitStore } from "./rate-limit";
 
 /**
@@ -21,27 +21,19 @@ import { windowEnd, type CounterPair, type PairCounts, type RateLimitStore } fro
 export class PostgresRateLimitStore implements RateLimitStore {
   private lastSweep = 0;
 
-  constructor(private readonly db: Db) {}
+  /** `pool`: the gate's own PostgreSQL pool (a named statement is prepared once per connection). */
+  constructor(private readonly pool: Pick<pg.Pool, "query">) {}
 
   async hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
     const windowEndsAt = windowEnd(now, windowMs);
     // The ISO instant, read as timestamptz and stored as UTC wall time, whatever the session's TimeZone.
     const endsAt = new Date(windowEndsAt).toISOString();
-    const [row] = await this.db.$queryRaw<{ keyCount: number; accountCount: number | null }[]>`
-      WITH key_counter AS (
-        INSERT INTO "RateLimitCounter" ("key", "windowEndsAt", "count")
-        VALUES (${`${pair.key}:${windowEndsAt}`}, ${endsAt}::timestamptz AT TIME ZONE 'UTC', 1)
-        ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
-        RETURNING "count"
-      ), account_counter AS (
-        INSERT INTO "RateLimitCounter" ("key", "windowEndsAt", "count")
-        SELECT ${`${pair.account}:${windowEndsAt}`}, ${endsAt}::timestamptz AT TIME ZONE 'UTC', 1
-        FROM key_counter WHERE key_counter."count" <= ${pair.keyLimit}
-        ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
-        RETURNING "count"
-      )
-      SELECT key_counter."count" AS "keyCount", account_counter."count" AS "accountCount"
-      FROM key_counter LEFT JOIN account_counter ON true`;
+    const { rows } = await this.pool.query<{ keyCount: number; accountCount: number | null }>({
+      name: "keyport_rate_limit_pair",
+      text: HIT_PAIR_SQL,
+      values: [`${pair.key}:${windowEndsAt}`, endsAt, `${pair.account}:${windowEndsAt}`, pair.keyLimit],
+    });
+    const row = rows[0];
     if (!row) throw new Error("no row from the rate-limit upsert");
     this.sweepOldWindows(now, windowMs);
     return {
@@ -54,11 +46,29 @@ export class PostgresRateLimitStore implements RateLimitStore {
   private sweepOldWindows(now: number, windowMs: number) {
     if (now - this.lastSweep <= 60_000) return;
     this.lastSweep = now;
-    void this.db.rateLimitCounter
-      .deleteMany({ where: { windowEndsAt: { lt: new Date(now - 10 * windowMs) } } })
+    const before = new Date(now - 10 * windowMs).toISOString();
+    void this.pool
+      .query(`DELETE FROM "RateLimitCounter" WHERE "windowEndsAt" < $1::timestamptz AT TIME ZONE 'UTC'`, [before])
       .catch(() => {});
   }
 }
+
+// $1 the key's counter, $2 the window's end, $3 the account's counter, $4 the key's limit.
+const HIT_PAIR_SQL = `
+  WITH key_counter AS (
+    INSERT INTO "RateLimitCounter" ("key", "windowEndsAt", "count")
+    VALUES ($1, $2::timestamptz AT TIME ZONE 'UTC', 1)
+    ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
+    RETURNING "count"
+  ), account_counter AS (
+    INSERT INTO "RateLimitCounter" ("key", "windowEndsAt", "count")
+    SELECT $3, $2::timestamptz AT TIME ZONE 'UTC', 1
+    FROM key_counter WHERE key_counter."count" <= $4::integer
+    ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
+    RETURNING "count"
+  )
+  SELECT key_counter."count" AS "keyCount", account_counter."count" AS "accountCount"
+  FROM key_counter LEFT JOIN account_counter ON true`;
 
 // KEYS: the key's counter, the account's. ARGV: the key's limit, the expiry in
 // milliseconds. Returns {keyCount, accountCount}, or {keyCount} when the key's

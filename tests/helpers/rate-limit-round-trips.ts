@@ -33,6 +33,8 @@ export interface PostgresWire {
   roundTrips(): number;
   /** The SQL of each statement sent: a Parse's (extended protocol) or a Query's (simple protocol). */
   statements(): string[];
+  /** For each statement run (a Bind), the name it was prepared under; "" for an unnamed one. */
+  executions(): string[];
   /** Resolves once every round trip sent so far has its ReadyForQuery back. */
   idle(): Promise<void>;
   reset(): void;
@@ -44,6 +46,7 @@ export async function postgresWire(databaseUrl: string): Promise<PostgresWire> {
   const target = new URL(databaseUrl);
   const sent = new Map<string, number>();
   let statements: string[] = [];
+  let executions: string[] = [];
   let inFlight = 0;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
@@ -66,6 +69,8 @@ export async function postgresWire(databaseUrl: string): Promise<PostgresWire> {
         // Parse: statement name, then the SQL, each NUL-terminated. Query: the SQL.
         if (type === "P") statements.push(body.toString("utf8").split("\0")[1] ?? "");
         if (type === "Q") statements.push(body.toString("utf8").split("\0")[0] ?? "");
+        // Bind: the portal's name, then the prepared statement's.
+        if (type === "B") executions.push(body.toString("utf8").split("\0")[1] ?? "");
         if (type === "S" || type === "Q") settle(1);
       }),
     );
@@ -91,12 +96,14 @@ export async function postgresWire(databaseUrl: string): Promise<PostgresWire> {
     url: proxied.toString(),
     roundTrips: () => count("S") + count("Q"),
     statements: () => statements,
+    executions: () => executions,
     async idle() {
       while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     },
     reset: () => {
       sent.clear();
       statements = [];
+      executions = [];
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -5,21 +5,20 @@
 // cache (a read that started before a change may arrive after it), and when
 // each operation starts.
 import fc from "fast-check";
-import { beforeAll, expect, it } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { randomUUID } from "node:crypto";
+import { expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { cachedKeyLookup } from "@/lib/keys/key-cache";
 import type { KeyStore } from "@/lib/keys/key-store";
 import { createKey, revokeKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { appKeyStore } from "@/lib/public-api/app-gate";
 
-let actor: { userId: string; ip: null; userAgent: null };
-
-beforeAll(async () => {
-  const user = await signUp(`cache-property-${Date.now()}@example.com`, "a long enough password", "cache property");
-  if (!user.ok) throw new Error(user.error);
-  actor = { userId: user.userId, ip: null, userAgent: null };
-});
+/** An account per run: a run's keys stay well under the per-account limit of keys in use. */
+async function newActor() {
+  const user = await db.user.create({ data: { email: `cache-property-${randomUUID()}@example.com` } });
+  return { userId: user.id, ip: null, userAgent: null };
+}
 
 /** The store, with every answer handed back when the scheduler says so. */
 function scheduled(store: KeyStore, scheduler: fc.Scheduler): KeyStore {
@@ -40,6 +39,7 @@ it("no verification that starts after a change has returned sees the key as it w
   const store = appKeyStore();
   await fc.assert(
     fc.asyncProperty(fc.scheduler(), fc.array(operation, { minLength: 1, maxLength: 16 }), async (scheduler, ops) => {
+      const actor = await newActor();
       const keys: { publicId: string; secret: string }[] = [];
       for (let i = 0; i < KEYS; i++) {
         const { key, secret } = await createKey(actor, { label: `property ${i}`, environment: "dev", expiresAt: null });
