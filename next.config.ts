@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import { publicBaseUrl } from "./lib/env-schema";
+import { API_SECURITY_HEADERS } from "./lib/security/api-headers";
 
 // The deployment's own origin, read at build time (the README says to set
 // PUBLIC_BASE_URL for `npm run build`): server actions posted from it are
@@ -30,19 +31,15 @@ const nextConfig: NextConfig = {
       {
         source: "/:path*",
         headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+          { key: "X-Content-Type-Options", value: API_SECURITY_HEADERS["X-Content-Type-Options"] },
+          { key: "Referrer-Policy", value: API_SECURITY_HEADERS["Referrer-Policy"] },
         ],
       },
-      // The public API answers JSON only; proxy.ts (which sets the pages' CSP) never sees it.
+      // The public API answers JSON only; proxy.ts (which sets the pages' CSP) never sees it. These reach it
+      // only when Next serves it (`next start`); server.mjs's gate sets the same itself.
       ...["/api/v1/:path*", "/api/v1beta/:path*"].map((source) => ({
         source,
-        headers: [
-          {
-            key: "Content-Security-Policy",
-            value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
-          },
-        ],
+        headers: [{ key: "Content-Security-Policy", value: API_SECURITY_HEADERS["Content-Security-Policy"] }],
       })),
     ];
   },

@@ -105,7 +105,12 @@ function crossOriginPost(req, { trustProxy, publicBaseUrl }) {
  * @param {string} path
  */
 function normalisedPath(path) {
-  return new URL(path, "http://keyport.invalid").pathname;
+  try {
+    return new URL(path, "http://keyport.invalid").pathname;
+  } catch {
+    // A backslash right after the first slash ("/\@", "/\[") reads as the start of a host; an invalid host throws.
+    return null;
+  }
 }
 
 /**
@@ -135,6 +140,7 @@ export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://loc
   let path = rawPath;
   if (decodable(rawPath)) {
     const resolved = normalisedPath(rawPath);
+    if (resolved === null) return page(400, "Bad request", "This request target is not a path on this site.", hsts);
     // ("/\\x" resolves to "//x", which a browser would read as another host: leave that one to Next as it came.)
     if (resolved !== rawPath && !resolved.startsWith("//")) {
       path = resolved;

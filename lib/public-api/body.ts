@@ -14,7 +14,10 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client went away (or sent a broken chunked body) before the body's end: its error, not ours.
+      throw new ApiError("invalid_request", { message: "The request body ended before its declared end." });
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

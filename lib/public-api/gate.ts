@@ -10,6 +10,7 @@ import { UNRESTRICTED } from "../keys/restrictions";
 import { recordKeyUse, verifyApiKey, type FoundKey, type VerifiedKey } from "../keys/verify";
 import { cleanUserAgent, DISCARD_USAGE, type UsageSink } from "../usage/event";
 import { log } from "../log";
+import { API_SECURITY_HEADERS } from "../security/api-headers";
 import { strictTransportSecurity } from "../security/hsts";
 import { ApiError } from "./api-error";
 import { parseJson, readLimitedBody, refuseDeclaredOverLimit, requireContentType } from "./body";
@@ -295,6 +296,7 @@ async function handle(
     cacheControl && !cacheControl.includes("no-store") ? `${cacheControl}, no-store` : "no-store",
   );
   headers.set("X-Request-Id", trace.requestId);
+  for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) headers.set(name, value);
   // proxy.ts, which sends HSTS with every page, never sees the public API.
   const hsts = strictTransportSecurity(getEnv().PUBLIC_BASE_URL);
   if (hsts) headers.set("Strict-Transport-Security", hsts);

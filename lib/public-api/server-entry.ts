@@ -2,9 +2,11 @@
 // dist/public-api.mjs): what server.mjs serves under /api/v1 and /api/v1beta,
 // and the parts the benchmark assembles its variants from.
 import { errorResponse } from "../errors/error-response";
+import { newRequestId } from "../errors/request-id";
 import { getEnv } from "../env";
 import { nodeListener } from "../http/node-listener";
 import { log } from "../log";
+import { API_SECURITY_HEADERS } from "../security/api-headers";
 import { handlePublicRequest } from "./app-gate";
 import type { PublicApiHandler } from "./gate";
 
@@ -23,11 +25,14 @@ function baseUrl(): string {
  * threw (it catches its own errors, so this is a bug or a broken environment) is 500.
  */
 export function unansweredRequest({ malformed, error }: { malformed: boolean; error: unknown }): Response {
+  const requestId = newRequestId();
+  const options = { requestId, baseUrl: baseUrl(), headers: API_SECURITY_HEADERS };
   if (malformed) {
-    return errorResponse("invalid_request", { message: "This request has no valid Host header.", baseUrl: baseUrl() });
+    log.info("api.request", { request_id: requestId, route: null, status: 400, malformed: "host" });
+    return errorResponse("invalid_request", { ...options, message: "This request has no valid Host header." });
   }
-  log.error("api.unhandled_error", { error: String((error as Error)?.message ?? error) });
-  return errorResponse("internal_error", { baseUrl: baseUrl() });
+  log.error("api.unhandled_error", { request_id: requestId, error: String((error as Error)?.message ?? error) });
+  return errorResponse("internal_error", options);
 }
 
 /** The app's public API (or a gate a test or the benchmark built) as a Node request listener. */

@@ -70,6 +70,12 @@ describe("screenRequest", () => {
     expect(screenRequest(request("TRACE", "/api/v1/%2e%2e/%2e%2e/dashboard"))?.status).toBe(405);
   });
 
+  it("answers a path whose backslash reads as a host with 400, rather than throwing", () => {
+    for (const url of ["/\\@", "/\\\\", "/\\[", "/\\a:b", "/\\x:1x", "/\\@/api/v1/models"]) {
+      expect(screenRequest(request("GET", url))?.status, url).toBe(400);
+    }
+  });
+
   it("answers a request target that is not a path with 400", () => {
     for (const target of ["*", "http://evil/dashboard", "//evil/x"]) {
       expect(screenRequest(request("GET", target))?.status, target).toBe(400);
