@@ -1,237 +1,219 @@
 #!/usr/bin/env node
-// npm run bench: builds and starts the production server, and measures from
-// this (second) process with autocannon:
-//   1. a public GET route through the gate with a valid key (usage recorded)
-//   2. the same, through the same gate with nothing recorded (x-keyport-bench:
-//      no-usage); 1 and 2 alternate in halves (on, off, off, on)
-//   3. the same handler without the gate (KEYPORT_BENCH_UNGATED, local only)
-//   4. a plain Node http server answering the same JSON: the machine's ceiling
-//   5. the gated route again with 100,000 more keys in the database
-//   6. a flood of malformed keys
-// Then it stops the server with SIGTERM, waits for it to exit, and reads the
-// usage events dropped during the run from its `usage.closed` log line.
-// On SQLite, and on PostgreSQL too when DATABASE_URL points at one (a
-// throw-away database is created on that server and dropped after).
-import { execFileSync, spawn } from "node:child_process";
+// npm run bench: builds the app once (`npm run build`), then on each target
+// (SQLite; PostgreSQL and PostgreSQL + Redis when DATABASE_URL names a
+// PostgreSQL server) starts, on a throw-away database:
+//   - the production server, node server.mjs (the new path: gated, the app's
+//     real stores, usage recorded);
+//   - scripts/bench-server.mjs: the same bundle's ungated baseline, and its
+//     gate with usage recording off;
+//   - the old path, `next start` (the same gate behind Next's router);
+//   - the ceiling, a plain node:http server answering the same JSON;
+// and measures GET /api/v1/models from this process (README, "Benchmark"):
+//   pair 1  gated usage on / usage off, alternating halves (on, off, off, on)
+//   pair 2  gated / ungated, alternating halves
+//   the old path through Next; the ceiling
+//   a fixed rate at half the gated throughput, gated / ungated alternating,
+//     with latency in microseconds (scripts/bench/open-loop.mjs)
+//   pair 3  after seeding 1,000,000 keys: 1 key / 150,000 real keys in turn
+//     (more distinct keys than the key cache holds)
+//   a flood of malformed keys
+// Then it stops the production server with SIGTERM and reads the usage events
+// dropped from its `usage.closed` log line. BENCH_SECONDS, BENCH_CONNECTIONS
+// and BENCH_THREADS (wrk's) tune it.
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
-import pg from "pg";
+import { benchTargets, prepareDatabase, seedKeys } from "./bench/databases.mjs";
+import { alternate, LOAD_TOOL, merge, pairedSaturation, saturate } from "./bench/load.mjs";
+import { fixedRate, summarize } from "./bench/open-loop.mjs";
+import {
+  freePort,
+  keyCacheCounts,
+  logSince,
+  logSize,
+  startLogged,
+  stop,
+  usageClosed,
+  waitForHttp,
+} from "./bench/processes.mjs";
+import { report } from "./bench/report.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const logOf = (dir, name) => path.join(dir, `${name}.log`);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARM_UP_SECONDS = 2;
+const KEYS_IN_DATABASE = 1_000_000;
+/** More than the key cache holds (lib/keys/key-cache.ts: 100,000), so that a key is never still cached when it comes round again. */
+const DISTINCT_KEYS = 150_000;
+const MALFORMED_KEYS = 10_000;
+const SETTLE_MS = 300;
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const progress = (label, text) => console.log(`${label}: ${text}…`);
 
-async function waitFor(url) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not come up`);
+/** The servers of one target, each on its own port, logging to files in `dir`; each is added to `running` as it starts. */
+async function startServers(dir, env, running) {
+  const ports = { app: await freePort(), ungated: await freePort(), noUsage: await freePort(), next: await freePort() };
+  env = { ...env, PUBLIC_BASE_URL: `http://localhost:${ports.app}` };
+  const start = (name, command, args, extraEnv = {}) => {
+    const child = startLogged(command, args, { cwd: root, env: { ...env, ...extraEnv }, logFile: logOf(dir, name) });
+    running.push(child);
+    return child;
+  };
+  const app = start("app", process.execPath, ["server.mjs"], { PORT: String(ports.app) });
+  const variantArgs = ["scripts/bench-server.mjs", "variants", String(ports.ungated), String(ports.noUsage)];
+  const variants = start("variants", process.execPath, variantArgs);
+  const next = start("next", bin("next"), ["start", "-p", String(ports.next), "-H", "127.0.0.1"]);
+  const url = (port) => `http://127.0.0.1:${port}/api/v1/models`;
+  const urls = { app: url(ports.app), ungated: url(ports.ungated), noUsage: url(ports.noUsage), next: url(ports.next) };
+  await Promise.all([
+    waitForHttp(`http://127.0.0.1:${ports.app}/healthz`, app),
+    waitForHttp(urls.ungated, variants),
+    waitForHttp(urls.noUsage, variants),
+    waitForHttp(urls.next, next),
+  ]);
+  return { app, variants, next, urls };
 }
 
-function run(url, headers, setupRequest, duration = DURATION) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration,
-        headers,
-        ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
-      },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
-  });
+/** A plain node:http server answering the body the gate answers (the ceiling); its URL. */
+async function startCeiling(dir, gated, running) {
+  const response = await fetch(gated.url, { headers: { authorization: gated.authorization } });
+  if (response.status !== 200) throw new Error(`GET /api/v1/models with the bench key answered ${response.status}`);
+  const bodyFile = path.join(dir, "models.json");
+  writeFileSync(bodyFile, await response.text());
+  const port = await freePort();
+  const args = ["scripts/bench-server.mjs", "ceiling", String(port), bodyFile];
+  const ceiling = startLogged(process.execPath, args, { cwd: root, logFile: logOf(dir, "ceiling") });
+  running.push(ceiling);
+  const url = `http://127.0.0.1:${port}/api/v1/models`;
+  await waitForHttp(url, ceiling);
+  return { process: ceiling, url };
 }
 
 /**
- * Usage on and off, each for DURATION in all, as halves in the order on, off,
- * off, on: a machine that speeds up or slows down during the pair (other work
- * on it) then weighs on both alike. Requests per second over both halves;
- * p50 and p99 are the mean of the halves'.
+ * Gated and ungated at half the gated saturation throughput, in alternating
+ * halves; then the ceiling at the same rate for one half: the floor of this
+ * client and machine.
  */
-async function pairedRuns(url, onHeaders, offHeaders) {
-  const half = DURATION / 2;
-  const [on1, off1, off2, on2] = [
-    await run(url, onHeaders, undefined, half),
-    await run(url, offHeaders, undefined, half),
-    await run(url, offHeaders, undefined, half),
-    await run(url, onHeaders, undefined, half),
-  ];
-  const merge = (a, b) => ({
-    rps: Math.round((a.requests.total + b.requests.total) / (a.duration + b.duration)),
-    p50: (a.latency.p50 + b.latency.p50) / 2,
-    p99: (a.latency.p99 + b.latency.p99) / 2,
-    non2xx: a.non2xx + b.non2xx,
-    errors: a.errors + b.errors,
-  });
-  return [merge(on1, on2), merge(off1, off2)];
+async function fixedRateRows(gated, ungated, ceiling, saturationRps) {
+  const rate = Math.max(1, Math.round(saturationRps / 2));
+  const at = (target) => (seconds) => fixedRate({ ...target, rate, seconds });
+  await at(ungated)(1); // the client's own warm-up
+  const runs = await alternate(at(gated), at(ungated), SECONDS);
+  const floor = await at(ceiling)(Math.max(1, Math.round(SECONDS / 2)));
+  return { rate, gated: summarize(runs.a), ungated: summarize(runs.b), ceiling: summarize([floor]) };
 }
 
-/** SIGTERM, then wait for the exit (server.mjs flushes the usage buffer first); SIGKILL after 20 s. */
-function stopServer(server) {
-  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => server.kill("SIGKILL"), 20_000);
-    server.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    server.kill("SIGTERM");
-  });
+/** Pair 3: one key against 150,000 in turn, after seeding; counts the key cache's answers in the 150k halves. */
+async function manyKeyRows(dir, env, gated, appLog) {
+  const secretsFile = path.join(dir, "keys.txt");
+  const started = performance.now();
+  seedKeys(env, { total: KEYS_IN_DATABASE, real: DISTINCT_KEYS, secretsFile });
+  const seedSeconds = (performance.now() - started) / 1000;
+  const many = { url: gated.url, keys: { file: secretsFile, offset: 0 } };
+  await saturate(many, WARM_UP_SECONDS);
+  const keyCache = { hits: 0, misses: 0 };
+  const runMany = async (seconds) => {
+    // Pauses so that the lines counted are this run's: answers still in flight when wrk stops are logged after it.
+    await sleep(SETTLE_MS);
+    const from = logSize(appLog);
+    const result = await saturate(many, seconds);
+    await sleep(SETTLE_MS);
+    const counts = keyCacheCounts(logSince(appLog, from));
+    keyCache.hits += counts.hits;
+    keyCache.misses += counts.misses;
+    return result;
+  };
+  const runs = await alternate((seconds) => saturate(gated, seconds), runMany, SECONDS);
+  return { oneKey: merge(runs.a), manyKeys: merge(runs.b), keyCache, seedSeconds };
 }
 
-/** The server's last `usage.closed` line: { recorded, written, dropped, pending }, or null if it logged none. */
-function usageClosed(stdout) {
-  const lines = stdout.split("\n").filter((line) => line.includes('"event":"usage.closed"'));
-  return lines.length > 0 ? JSON.parse(lines.at(-1)) : null;
+/** Malformed keys (the right prefix, the wrong length and alphabet), one a line in a file; its name. */
+function writeMalformedKeys(dir) {
+  const file = path.join(dir, "malformed.txt");
+  const keys = Array.from({ length: MALFORMED_KEYS }, () => `sk_dev_${randomBytes(18).toString("base64url")}`);
+  writeFileSync(file, `${keys.join("\n")}\n`);
+  return file;
 }
 
-const row = (name, r) => ({
-  name,
-  rps: Math.round(r.requests.average),
-  p50: r.latency.p50,
-  p99: r.latency.p99,
-  non2xx: r.non2xx,
-  errors: r.errors,
-});
-
-async function benchTarget(label, databaseUrl) {
-  const env = { ...process.env, DATABASE_URL: databaseUrl };
-  execFileSync(bin("prisma"), ["migrate", "deploy"], { cwd: root, env, stdio: "ignore" });
-  const admin = (args, input) =>
-    execFileSync(bin("tsx"), ["--conditions=react-server", "scripts/admin.mts", ...args], {
-      cwd: root,
-      env,
-      input,
-      encoding: "utf8",
-      stdio: ["pipe", "pipe", "ignore"],
-    }).trim();
-  const email = `bench-${Date.now()}@example.com`;
-  admin(["user:create", "--email", email], "a long enough password\n");
-  const key = admin(["key:create", "--email", email, "--env", "dev", "--label", "bench"]);
-
-  const port = await freePort();
-  // The server's stdout (one JSON line per request, and usage.closed at exit)
-  // goes to a file rather than a pipe this process would have to drain while it measures.
-  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "keyport-bench-log-")), "server.log");
-  const logFd = openSync(logFile, "w");
-  const server = spawn(process.execPath, [path.join(root, "server.mjs")], {
-    cwd: root,
-    env: {
-      ...env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      PUBLIC_BASE_URL: `http://localhost:${port}`,
-      KEYPORT_BENCH_UNGATED: "1",
-      RATE_LIMIT_DEV_PER_MINUTE: "1000000",
-      WORKER_DISABLED: "1",
-    },
-    stdio: ["ignore", logFd, "ignore"],
-  });
-  closeSync(logFd);
-  const url = `http://127.0.0.1:${port}/api/v1/models`;
-  const results = [];
+async function benchTarget(label, databaseEnv) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-bench-"));
+  const baseEnv = { ...process.env, ...databaseEnv };
+  const env = {
+    ...baseEnv,
+    NODE_ENV: "production",
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    WORKER_DISABLED: "1",
+    RATE_LIMIT_DEV_PER_MINUTE: "1000000",
+  };
+  const running = [];
   try {
-    await waitFor(`http://127.0.0.1:${port}/healthz`);
-    const body = JSON.stringify(await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json());
-    const ceilingPort = await freePort();
-    const ceiling = spawn(
-      process.execPath,
-      [
-        "-e",
-        `require("http").createServer((q,s)=>{s.writeHead(200,{"content-type":"application/json","cache-control":"no-store"});s.end(${JSON.stringify(body)})}).listen(${ceilingPort},"127.0.0.1")`,
-      ],
-      { stdio: "ignore" },
-    );
-    await waitFor(`http://127.0.0.1:${ceilingPort}/`);
-    const gatedHeaders = { authorization: `Bearer ${key}` };
-    await run(url, gatedHeaders); // warm-up
-    const [usageOn, usageOff] = await pairedRuns(url, gatedHeaders, { ...gatedHeaders, "x-keyport-bench": "no-usage" });
-    results.push({ name: "gated (valid key)", ...usageOn }, { name: "gated, usage off", ...usageOff });
-    results.push(row("ungated (same handler)", await run(url, { "x-keyport-bench": "ungated" })));
-    results.push(row("ceiling (plain node http)", await run(`http://127.0.0.1:${ceilingPort}/`, {})));
-    ceiling.kill();
-    execFileSync(bin("tsx"), ["--conditions=react-server", "scripts/bench-seed-keys.mts", "100000"], {
-      cwd: root,
-      env,
-      stdio: "ignore",
-    });
-    results.push(row("gated, 100,000 keys", await run(url, gatedHeaders)));
-    const malformed = (request) => ({
-      ...request,
-      headers: { ...request.headers, authorization: `Bearer sk_dev_${randomBytes(18).toString("base64url")}` },
-    });
-    results.push(row("malformed keys (401)", await run(url, {}, malformed)));
+    console.log("");
+    progress(label, "preparing the database and starting the servers");
+    const authorization = `Bearer ${prepareDatabase(baseEnv)}`;
+    const servers = await startServers(dir, env, running);
+    const gated = { url: servers.urls.app, authorization };
+    const noUsage = { url: servers.urls.noUsage, authorization };
+    const ungated = { url: servers.urls.ungated, authorization };
+    const next = { url: servers.urls.next, authorization };
+    const ceiling = await startCeiling(dir, gated, running);
+    const ceilingTarget = { url: ceiling.url, authorization };
+
+    progress(label, "measuring at saturation");
+    for (const target of [gated, noUsage, ungated, next, ceilingTarget]) await saturate(target, WARM_UP_SECONDS);
+    const r = {};
+    [r.usageOn, r.usageOff] = await pairedSaturation(gated, noUsage, SECONDS);
+    [r.gated, r.ungated] = await pairedSaturation(gated, ungated, SECONDS);
+    r.next = await saturate(next, SECONDS);
+    r.ceiling = await saturate(ceilingTarget, SECONDS);
+    progress(label, "measuring at a fixed rate");
+    r.fixed = await fixedRateRows(gated, ungated, ceilingTarget, r.gated.rps);
+    await Promise.all([servers.next, servers.variants, ceiling.process].map(stop));
+
+    progress(label, `seeding ${KEYS_IN_DATABASE.toLocaleString("en")} keys, then measuring with many keys`);
+    Object.assign(r, await manyKeyRows(dir, baseEnv, gated, servers.app.logFile));
+    r.malformed = await saturate({ url: gated.url, keys: { file: writeMalformedKeys(dir), offset: 0 } }, SECONDS);
+    await stop(servers.app);
+    r.usage = usageClosed(readFileSync(servers.app.logFile, "utf8"));
+    return r;
+  } catch (error) {
+    throw new Error(`${label}: ${error.message}\n${logTails(dir)}`, { cause: error });
   } finally {
-    await stopServer(server);
+    await Promise.all(running.map(stop));
+    rmSync(dir, { recursive: true, force: true });
   }
-  const usage = usageClosed(readFileSync(logFile, "utf8"));
-  rmSync(path.dirname(logFile), { recursive: true, force: true });
-  return { label, results, usage };
 }
 
-function report({ label, results, usage }) {
-  console.log(
-    `\n${label}: ${DURATION}s per run, ${CONNECTIONS} connections, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown CPU"})`,
-  );
-  console.table(results);
-  const [gated, usageOff, ungated, ceiling, many, malformed] = results;
-  console.log(`usage on/off throughput: ${(gated.rps / usageOff.rps).toFixed(2)}`);
-  console.log(
-    usage
-      ? `usage events dropped during the run: ${usage.dropped} (recorded ${usage.recorded}, written ${usage.written}, pending ${usage.pending})`
-      : "usage events dropped during the run: unknown (the server logged no usage.closed line)",
-  );
-  console.log(`gated/ungated throughput: ${(gated.rps / ungated.rps).toFixed(2)}`);
-  console.log(`gated/ceiling throughput: ${(gated.rps / ceiling.rps).toFixed(2)}`);
-  console.log(
-    `p99 added by the gate: ${(gated.p99 - ungated.p99).toFixed(1)} ms (p50 ${(gated.p50 - ungated.p50).toFixed(1)} ms)`,
-  );
-  console.log(`100,000 keys / 1 key throughput: ${(many.rps / gated.rps).toFixed(2)}`);
-  console.log(`malformed / valid throughput: ${(malformed.rps / gated.rps).toFixed(2)}`);
+/** The last lines of each server's log, for a run that failed. */
+function logTails(dir) {
+  return ["app", "variants", "next", "ceiling"]
+    .map((name) => {
+      try {
+        const lines = readFileSync(logOf(dir, name), "utf8").trimEnd().split("\n");
+        return `--- ${name}.log\n${lines.slice(-15).join("\n")}`;
+      } catch {
+        return "";
+      }
+    })
+    .join("\n");
 }
 
-console.log("Building the production server…");
-execFileSync(bin("next"), ["build"], { cwd: root, stdio: "ignore" });
-
-const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-bench-"));
-try {
-  report(await benchTarget("SQLite", `file:${path.join(dir, "bench.db")}`));
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+console.log(
+  `Building (npm run build)… load tool: ${LOAD_TOOL}${LOAD_TOOL === "wrk" ? "" : " (apt-get install wrk for µs latencies)"}`,
+);
+const build = spawnSync("npm", ["run", "-s", "build"], { cwd: root, encoding: "utf8" });
+if (build.status !== 0) {
+  console.error(build.stdout, build.stderr);
+  process.exit(1);
 }
-
-const serverUrl = process.env.DATABASE_URL;
-if (serverUrl && /^postgres(ql)?:\/\//.test(serverUrl)) {
-  const name = `keyport_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+for (const target of benchTargets()) {
+  const opened = await target.open();
   try {
-    report(await benchTarget("PostgreSQL", url.toString()));
+    report(target.label, await benchTarget(target.label, opened.env), { seconds: SECONDS });
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await opened.close();
   }
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// The benchmark's own servers; npm run bench (scripts/bench.mjs) starts them,
+// nothing else does.
+//   node scripts/bench-server.mjs variants UNGATED_PORT NO_USAGE_PORT
+//     The public API's bundle (dist/public-api.mjs, from `npm run build`)
+//     serving two variants built from the same factory as the app's gate,
+//     each on its own port:
+//     - the ungated baseline: the same routes, handlers and headers, none of
+//       the gate's checks (createUngatedBaseline);
+//     - the app's gate with its real stores (keys, rate limits), with usage
+//       recording discarded.
+//     Requests pass the same front as in server.mjs (screenRequest, the
+//     upload pacing), so the variants differ from the production server in
+//     the gate alone.
+//   node scripts/bench-server.mjs ceiling PORT BODY_FILE
+//     A plain node:http server answering BODY_FILE's JSON to every request:
+//     the machine's ceiling.
+import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { isPublicApiPath, screenRequest } from "../lib/http/screen-request.mjs";
+import { paceUploadBody } from "../lib/http/upload-flow.mjs";
+import { GATE_BUNDLE } from "./build-gate.mjs";
+
+const [mode, ...args] = process.argv.slice(2);
+const HOST = "127.0.0.1";
+
+/** server.mjs's handling of a public API request, in front of `listener`. */
+function serveLikeProduction(listener, port) {
+  const options = { trustProxy: 0, publicBaseUrl: process.env.PUBLIC_BASE_URL };
+  createServer((req, res) => {
+    const answer = screenRequest(req, options);
+    if (answer || !isPublicApiPath(req.url ?? "/")) {
+      res.writeHead(answer?.status ?? 404, answer?.headers).end(answer?.body);
+      return;
+    }
+    paceUploadBody(req, res);
+    void listener(req, res);
+  }).listen(port, HOST);
+}
+
+if (mode === "variants") {
+  const [ungatedPort, noUsagePort] = args.map(Number);
+  const api = await import(pathToFileURL(GATE_BUNDLE).href);
+  serveLikeProduction(api.publicApiListener(api.createUngatedBaseline()), ungatedPort);
+  serveLikeProduction(
+    api.publicApiListener(api.createGate({ ...api.appGateServices(), usage: api.DISCARD_USAGE })),
+    noUsagePort,
+  );
+} else if (mode === "ceiling") {
+  const [port, bodyFile] = args;
+  const body = readFileSync(bodyFile);
+  createServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(body);
+  }).listen(Number(port), HOST);
+} else {
+  console.error("usage: bench-server.mjs variants UNGATED_PORT NO_USAGE_PORT | ceiling PORT BODY_FILE");
+  process.exit(2);
+}
+
+process.once("SIGTERM", () => process.exit(0));

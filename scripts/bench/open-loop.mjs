@@ -1,0 +1,87 @@
+// A fixed-rate (open-loop) load client for npm run bench. Closed-loop tools
+// (wrk, autocannon) send the next request only when an answer came back, so
+// a slow answer delays the requests behind it and the latency they report
+// leaves that wait out (coordinated omission); autocannon also rounds to
+// whole milliseconds. Here request i is due at start + i / rate, whatever
+// happened before it, and its latency is counted from that due time to the
+// end of its answer, on process.hrtime.bigint(): the wait for a free socket
+// and a server that fell behind both count. The due times come from a clock
+// in a worker thread (scripts/bench/metronome.mjs).
+import http from "node:http";
+import { Worker } from "node:worker_threads";
+
+const SAFETY_MS = 30_000;
+
+/** The q-th quantile (0..1) of sorted nanoseconds, in microseconds. */
+function quantileUs(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] / 1000;
+}
+
+/** One or more runs as one: p50 and p99 in microseconds over all their requests, the rate, the client's CPU. */
+export function summarize(runs) {
+  const all = Float64Array.from(runs.flatMap((run) => Array.from(run.latenciesNs)));
+  all.sort();
+  const sum = (field) => runs.reduce((total, run) => total + run[field], 0);
+  return {
+    rate: sum("completed") / sum("seconds"),
+    /** This process's CPU time (both threads) per second of the run: the share of a core the client took from the server. */
+    clientCpu: sum("cpuSeconds") / sum("seconds"),
+    p50Us: quantileUs(all, 0.5),
+    p99Us: quantileUs(all, 0.99),
+    non2xx: sum("non2xx"),
+    errors: sum("errors"),
+  };
+}
+
+/** Sends `rate` requests a second for `seconds` over at most `sockets` keep-alive connections. */
+export function fixedRate({ url, authorization, rate, seconds, sockets = 16 }) {
+  const { hostname, port, pathname, search } = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  const options = { agent, hostname, port, path: pathname + search, headers: { authorization } };
+  const total = Math.max(1, Math.round(rate * seconds));
+  const intervalNs = 1e9 / rate;
+  const latenciesNs = new Float64Array(total);
+  const counts = { sent: 0, completed: 0, non2xx: 0, errors: 0 };
+  const cpuAtStart = process.cpuUsage();
+  let start = 0n;
+  const elapsedNs = () => Number(process.hrtime.bigint() - start);
+  const clock = new Worker(new URL("./metronome.mjs", import.meta.url), { workerData: { total, intervalNs } });
+
+  return new Promise((resolve) => {
+    const safety = setTimeout(() => finish(), seconds * 1000 + SAFETY_MS);
+    let finished = false;
+    function finish() {
+      if (finished) return;
+      finished = true;
+      clearTimeout(safety);
+      void clock.terminate();
+      agent.destroy();
+      const { user, system } = process.cpuUsage(cpuAtStart);
+      const cpuSeconds = (user + system) / 1e6;
+      resolve({ ...counts, seconds, cpuSeconds, latenciesNs: latenciesNs.subarray(0, counts.completed) });
+    }
+    const settled = () => counts.completed + counts.errors === total && finish();
+
+    function send(due) {
+      const request = http.request(options, (response) => {
+        response.resume();
+        response.on("end", () => {
+          latenciesNs[counts.completed++] = elapsedNs() - due;
+          if (response.statusCode >= 300) counts.non2xx++;
+          settled();
+        });
+      });
+      request.on("error", () => {
+        counts.errors++;
+        settled();
+      });
+      request.end();
+    }
+
+    clock.on("message", (due) => {
+      if (typeof due === "bigint") return void (start = due);
+      while (counts.sent < due) send(counts.sent++ * intervalNs);
+    });
+  });
+}
