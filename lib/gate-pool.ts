@@ -21,6 +21,10 @@ export function gatePool(): pg.Pool {
       connectionString: target.url,
       max: GATE_POOL_SIZE,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // This pool's only writes are the rate-limit counters: their commits need not wait for the WAL to reach
+      // the disk. If PostgreSQL itself crashes, the last fraction of a second of counts may be lost (a client
+      // could then exceed a limit once, by that much); nothing else is written through this pool.
+      options: "-c synchronous_commit=off",
     });
     // An idle connection that drops is replaced on the next query; unheard, its error would end the process.
     pool.on("error", () => {});
