@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // The benchmark's own servers; npm run bench (scripts/bench.mjs) starts them,
 // nothing else does.
-//   node scripts/bench-server.mjs variants UNGATED_PORT NO_USAGE_PORT
+//   node scripts/bench-server.mjs variants GATED_PORT UNGATED_PORT NO_USAGE_PORT
 //     The public API's bundle (dist/public-api.mjs, from `npm run build`)
-//     serving two variants built from the same factory as the app's gate,
-//     each on its own port:
+//     serving three variants built from the same factory as the app's gate,
+//     each on its own port, in one process (so they differ in the gate
+//     alone, not in what else the process holds, as server.mjs holds Next):
+//     - the app's gate with its real stores (keys, rate limits, usage);
 //     - the ungated baseline: the same routes, handlers and headers, none of
 //       the gate's checks (createUngatedBaseline);
-//     - the app's gate with its real stores (keys, rate limits), with usage
-//       recording discarded.
+//     - the app's gate with usage recording discarded.
 //     Requests pass the same front as in server.mjs (screenRequest, the
 //     upload pacing), so the variants differ from the production server in
 //     the gate alone.
@@ -40,8 +41,9 @@ function serveLikeProduction(listener, port) {
 }
 
 if (mode === "variants") {
-  const [ungatedPort, noUsagePort] = args.map(Number);
+  const [gatedPort, ungatedPort, noUsagePort] = args.map(Number);
   const api = await import(pathToFileURL(GATE_BUNDLE).href);
+  serveLikeProduction(api.publicApiListener(api.createGate(api.appGateServices())), gatedPort);
   serveLikeProduction(api.publicApiListener(api.createUngatedBaseline()), ungatedPort);
   serveLikeProduction(
     api.publicApiListener(api.createGate({ ...api.appGateServices(), usage: api.DISCARD_USAGE })),
@@ -54,7 +56,7 @@ if (mode === "variants") {
     res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(body);
   }).listen(Number(port), HOST);
 } else {
-  console.error("usage: bench-server.mjs variants UNGATED_PORT NO_USAGE_PORT | ceiling PORT BODY_FILE");
+  console.error("usage: bench-server.mjs variants GATED_PORT UNGATED_PORT NO_USAGE_PORT | ceiling PORT BODY_FILE");
   process.exit(2);
 }
 

@@ -4,14 +4,16 @@
 // PostgreSQL server) starts, on a throw-away database:
 //   - the production server, node server.mjs (the new path: gated, the app's
 //     real stores, usage recorded);
-//   - scripts/bench-server.mjs: the same bundle's ungated baseline, and its
-//     gate with usage recording off;
+//   - scripts/bench-server.mjs: the same bundle's gate (the app's stores),
+//     its ungated baseline, and its gate with usage recording off, in one
+//     process without Next (so pairs 1 and 2 differ in the gate alone);
 //   - the old path, `next start` (the same gate behind Next's router);
 //   - the ceiling, a plain node:http server answering the same JSON;
 // and measures GET /api/v1/models from this process (README, "Benchmark"):
 //   pair 1  gated usage on / usage off, alternating halves (on, off, off, on)
 //   pair 2  gated / ungated, alternating halves
-//   the old path through Next; the ceiling
+//   the production server (server.mjs, with Next in the process); the old
+//   path through Next; the ceiling
 //   a fixed rate at half the gated throughput, gated / ungated alternating,
 //     with latency in microseconds (scripts/bench/open-loop.mjs)
 //   pair 3  after seeding 1,000,000 keys: 1 key / 150,000 real keys in turn
@@ -56,7 +58,13 @@ const progress = (label, text) => console.log(`${label}: ${text}…`);
 
 /** The servers of one target, each on its own port, logging to files in `dir`; each is added to `running` as it starts. */
 async function startServers(dir, env, running) {
-  const ports = { app: await freePort(), ungated: await freePort(), noUsage: await freePort(), next: await freePort() };
+  const ports = {
+    app: await freePort(),
+    gated: await freePort(),
+    ungated: await freePort(),
+    noUsage: await freePort(),
+    next: await freePort(),
+  };
   env = { ...env, PUBLIC_BASE_URL: `http://localhost:${ports.app}` };
   const start = (name, command, args, extraEnv = {}) => {
     const child = startLogged(command, args, { cwd: root, env: { ...env, ...extraEnv }, logFile: logOf(dir, name) });
@@ -64,13 +72,24 @@ async function startServers(dir, env, running) {
     return child;
   };
   const app = start("app", process.execPath, ["server.mjs"], { PORT: String(ports.app) });
-  const variantArgs = ["scripts/bench-server.mjs", "variants", String(ports.ungated), String(ports.noUsage)];
+  const variantArgs = [
+    "scripts/bench-server.mjs",
+    "variants",
+    ...[ports.gated, ports.ungated, ports.noUsage].map(String),
+  ];
   const variants = start("variants", process.execPath, variantArgs);
   const next = start("next", bin("next"), ["start", "-p", String(ports.next), "-H", "127.0.0.1"]);
   const url = (port) => `http://127.0.0.1:${port}/api/v1/models`;
-  const urls = { app: url(ports.app), ungated: url(ports.ungated), noUsage: url(ports.noUsage), next: url(ports.next) };
+  const urls = {
+    app: url(ports.app),
+    gated: url(ports.gated),
+    ungated: url(ports.ungated),
+    noUsage: url(ports.noUsage),
+    next: url(ports.next),
+  };
   await Promise.all([
     waitForHttp(`http://127.0.0.1:${ports.app}/healthz`, app),
+    waitForHttp(urls.gated, variants),
     waitForHttp(urls.ungated, variants),
     waitForHttp(urls.noUsage, variants),
     waitForHttp(urls.next, next),
@@ -155,7 +174,8 @@ async function benchTarget(label, databaseEnv) {
     progress(label, "preparing the database and starting the servers");
     const authorization = `Bearer ${prepareDatabase(baseEnv)}`;
     const servers = await startServers(dir, env, running);
-    const gated = { url: servers.urls.app, authorization };
+    const app = { url: servers.urls.app, authorization };
+    const gated = { url: servers.urls.gated, authorization };
     const noUsage = { url: servers.urls.noUsage, authorization };
     const ungated = { url: servers.urls.ungated, authorization };
     const next = { url: servers.urls.next, authorization };
@@ -163,10 +183,11 @@ async function benchTarget(label, databaseEnv) {
     const ceilingTarget = { url: ceiling.url, authorization };
 
     progress(label, "measuring at saturation");
-    for (const target of [gated, noUsage, ungated, next, ceilingTarget]) await saturate(target, WARM_UP_SECONDS);
+    for (const target of [app, gated, noUsage, ungated, next, ceilingTarget]) await saturate(target, WARM_UP_SECONDS);
     const r = {};
     [r.usageOn, r.usageOff] = await pairedSaturation(gated, noUsage, SECONDS);
     [r.gated, r.ungated] = await pairedSaturation(gated, ungated, SECONDS);
+    r.app = await saturate(app, SECONDS);
     r.next = await saturate(next, SECONDS);
     r.ceiling = await saturate(ceilingTarget, SECONDS);
     progress(label, "measuring at a fixed rate");
@@ -174,8 +195,8 @@ async function benchTarget(label, databaseEnv) {
     await Promise.all([servers.next, servers.variants, ceiling.process].map(stop));
 
     progress(label, `seeding ${KEYS_IN_DATABASE.toLocaleString("en")} keys, then measuring with many keys`);
-    Object.assign(r, await manyKeyRows(dir, baseEnv, gated, servers.app.logFile));
-    r.malformed = await saturate({ url: gated.url, keys: { file: writeMalformedKeys(dir), offset: 0 } }, SECONDS);
+    Object.assign(r, await manyKeyRows(dir, baseEnv, app, servers.app.logFile));
+    r.malformed = await saturate({ url: app.url, keys: { file: writeMalformedKeys(dir), offset: 0 } }, SECONDS);
     await stop(servers.app);
     r.usage = usageClosed(readFileSync(servers.app.logFile, "utf8"));
     return r;
