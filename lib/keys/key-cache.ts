@@ -11,11 +11,6 @@ import type { KeyStore, KnownKey } from "./key-store";
 // database cannot answer, the request fails rather than trusting the cache.
 // What the cache saves is the full row and its parsing, not the round trip:
 // README, "Cached keys and instant revocation".
-//
-// On SQLite one read does better still: the file's data version (PRAGMA
-// data_version), which moves whenever any other connection commits anything.
-// An entry checked while the file was at the same data version cannot have
-// changed since, so it needs no version read at all.
 
 export const KEY_CACHE_SIZE = 100_000;
 
@@ -49,25 +44,17 @@ export function cachedKeyLookup(
   store: KeyStore,
   { max = KEY_CACHE_SIZE }: { max?: number } = {},
 ): KeyLookup & { stats: KeyCacheStats } {
-  /** `checkedAt`: the store's data version, read before the key was last read or checked (SQLite only). */
-  const cache = new LRUCache<string, { key: KnownKey; checkedAt: number | undefined }>({ max });
+  const cache = new LRUCache<string, KnownKey>({ max });
   const stats: KeyCacheStats = { hits: 0, misses: 0 };
   return {
     stats,
     async find(digest) {
       const held = cache.get(digest);
-      // Read before the key is: a commit after this read moves it again, so the next request checks.
-      const dataVersion = store.dataVersion?.();
       if (held) {
-        if (dataVersion !== undefined && dataVersion === held.checkedAt) {
+        const version = await store.versionOf(held.id);
+        if (version === held.version) {
           stats.hits++;
-          return { key: held.key, cached: true };
-        }
-        const version = await store.versionOf(held.key.id);
-        if (version === held.key.version) {
-          held.checkedAt = dataVersion;
-          stats.hits++;
-          return { key: held.key, cached: true };
+          return { key: held, cached: true };
         }
         cache.delete(digest);
         if (version === null) return null;
@@ -76,7 +63,7 @@ export function cachedKeyLookup(
       // Unknown digests are not cached: a flood of made-up keys cannot push out real ones.
       const key = await store.byDigest(digest);
       if (!key) return null;
-      cache.set(digest, { key, checkedAt: dataVersion });
+      cache.set(digest, key);
       return { key, cached: false };
     },
   };

@@ -31,11 +31,6 @@ export interface KeyStore {
   byDigest(digest: string): Promise<KnownKey | null>;
   /** The current version of the key with this row id, or null if the row is gone. */
   versionOf(id: string): Promise<number | null>;
-  /**
-   * SQLite only: the file's data version, which moves whenever another
-   * connection commits (lib/keys/key-cache.ts skips the version read while it stays put).
-   */
-  dataVersion?(): number;
 }
 
 interface KeyRow {
@@ -108,15 +103,12 @@ export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
            "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version"
     FROM "ApiKey" WHERE "digest" = ?`);
   const versionOf = connection.prepare<[string], { version: number }>(`SELECT "version" FROM "ApiKey" WHERE "id" = ?`);
-  // This connection only reads: every commit it sees moving this number is another connection's.
-  const dataVersion = connection.prepare<[], number>("PRAGMA data_version").pluck();
   return {
     byDigest: async (digest) => {
       const row = byDigest.get(digest);
       return row ? toKnownKey(row) : null;
     },
     versionOf: async (id) => versionOf.get(id)?.version ?? null,
-    dataVersion: () => dataVersion.get()!,
     close: () => connection.close(),
   };
 }

@@ -20,12 +20,11 @@ async function newActor() {
   return { userId: user.id, ip: null, userAgent: null };
 }
 
-/** The store, with every answer handed back when the scheduler says so (SQLite's data version is read at once). */
+/** The store, with every answer handed back when the scheduler says so. */
 function scheduled(store: KeyStore, scheduler: fc.Scheduler): KeyStore {
   return {
     byDigest: (digest) => scheduler.schedule(store.byDigest(digest), "read key"),
     versionOf: (id) => scheduler.schedule(store.versionOf(id), "read version"),
-    ...(store.dataVersion ? { dataVersion: () => store.dataVersion!() } : {}),
   };
 }
 
