@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ApiKey" ADD COLUMN     "decoy" BOOLEAN NOT NULL DEFAULT false;
