@@ -11,5 +11,8 @@ export async function register() {
     // And prunes what has passed its retention (README, "Retention").
     const { startMaintenance } = await import("./lib/maintenance/start-maintenance");
     startMaintenance();
+    // And sends queued mail: security notices and links (README, "Email").
+    const { startMailJob } = await import("./lib/mail/start-mail-job");
+    startMailJob();
   }
 }

@@ -1,0 +1,144 @@
+import "server-only";
+
+// Every message Keyport sends, as plain text. A message names a key by its
+// label and id, never its secret, and links to where the person can act. The
+// data each kind needs is typed here; what is queued is checked against it.
+
+export interface MailData {
+  confirm_sign_up: { email: string };
+  account_exists: { email: string };
+  password_reset: { email: string };
+  password_changed: { when: string; ip: string | null; browser: string | null };
+  new_sign_in: { when: string; ip: string | null; browser: string | null };
+  two_factor_changed: { change: "enabled" | "disabled" | "recovery_codes_replaced"; when: string };
+  key_changed: {
+    keyId: string;
+    label: string;
+    environment: "dev" | "prod";
+    change: "created" | "rotated" | "revoked" | "leaked";
+    when: string;
+  };
+  key_reported_leaked: {
+    keyId: string;
+    label: string;
+    environment: "dev" | "prod";
+    source: "secret-scanning" | "public-report";
+    url: string | null;
+    when: string;
+  };
+  decoy_key_used: {
+    keyId: string;
+    label: string;
+    environment: "dev" | "prod";
+    route: string;
+    ip: string | null;
+    when: string;
+  };
+  key_expiring: { keyId: string; label: string; environment: "dev" | "prod"; expiresAt: string; within: "7d" | "1d" };
+  revoked_key_used: {
+    keyId: string;
+    label: string;
+    environment: "dev" | "prod";
+    lastTriedAt: string;
+    ip: string | null;
+  };
+}
+
+export type MailKind = keyof MailData;
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+}
+
+const SIGNATURE =
+  "\n\n-- \nKeyport. You get this message because it is about your account's security; it cannot be turned off.";
+
+const fromWhere = (ip: string | null, browser: string | null) =>
+  [browser ? `Browser: ${browser}` : null, ip ? `IP address: ${ip}` : null].filter(Boolean).join("\n");
+
+const keyName = (data: { label: string; keyId: string; environment: string }) =>
+  `"${data.label}" (${data.keyId}, ${data.environment === "prod" ? "production" : "development"})`;
+
+type Renderers = { [K in MailKind]: (data: MailData[K], base: string, link: string | null) => RenderedMail };
+
+const renderers: Renderers = {
+  confirm_sign_up: (data, _base, link) => ({
+    subject: "Finish creating your Keyport account",
+    text: `Someone (we hope you) started creating a Keyport account for ${data.email}.\n\nTo finish, open this link within 24 hours and type the password you chose:\n${link}\n\nIf this was not you, ignore this message: without that password nobody can finish it.`,
+  }),
+  account_exists: (data, base) => ({
+    subject: "You already have a Keyport account",
+    text: `Someone (we hope you) tried to create a Keyport account for ${data.email}, but this address already has one.\n\nSign in: ${base}/sign-in\nForgot your password? ${base}/forgot-password\n\nIf this was not you, you can ignore this message: nothing was changed.`,
+  }),
+  password_reset: (data, base, link) => ({
+    subject: "Reset your Keyport password",
+    text: `A password reset was asked for ${data.email}.\n\nChoose a new password within 30 minutes (the link works once):\n${link}\n\nIf this was not you, ignore this message: your password stays as it is. Someone may know your address; two-factor sign-in (${base}/account) keeps them out even with your password.`,
+  }),
+  password_changed: (data, base) => ({
+    subject: "Your Keyport password was changed",
+    text: `The password of your Keyport account was changed at ${data.when} UTC, and every other session was signed out.\n${fromWhere(data.ip, data.browser)}\n\nIf this was not you, reset your password now: ${base}/forgot-password`,
+  }),
+  new_sign_in: (data, base) => ({
+    subject: "New sign-in to your Keyport account",
+    text: `Your Keyport account was signed in to from a browser or network it has not used before, at ${data.when} UTC.\n${fromWhere(data.ip, data.browser)}\n\nIf this was you, there is nothing to do. If not, change your password and end the session: ${base}/account`,
+  }),
+  two_factor_changed: (data, base) => ({
+    subject:
+      data.change === "enabled"
+        ? "Two-factor sign-in is on"
+        : data.change === "disabled"
+          ? "Two-factor sign-in was turned off"
+          : "New two-factor recovery codes",
+    text: `${
+      data.change === "enabled"
+        ? "Two-factor sign-in was turned on for your Keyport account"
+        : data.change === "disabled"
+          ? "Two-factor sign-in was turned off for your Keyport account"
+          : "New recovery codes were made for your Keyport account; the old ones no longer work"
+    } at ${data.when} UTC.\n\nIf this was not you, change your password now and review your account: ${base}/account`,
+  }),
+  key_changed: (data, base) => {
+    const what = { created: "created", rotated: "rotated", revoked: "revoked", leaked: "reported leaked and revoked" }[
+      data.change
+    ];
+    return {
+      subject: `Production key ${what}: ${data.label}`,
+      text: `The production key ${keyName(data)} was ${what} at ${data.when} UTC.\n\nSee the key and its activity: ${base}/dashboard/keys/${data.keyId}`,
+    };
+  },
+  key_reported_leaked: (data, base) => ({
+    subject: `Key found in public and revoked: ${data.label}`,
+    text: `The key ${keyName(data)} was ${
+      data.source === "secret-scanning"
+        ? "found in public code by GitHub secret scanning"
+        : "reported through Keyport's public report form"
+    } and revoked at ${data.when} UTC. Requests with it are refused from now on.${
+      data.url ? `\n\nWhere it was found: ${data.url}` : ""
+    }\n\nNo replacement was issued: create one (or rotate another key) and update what used it. See the key and its activity: ${base}/dashboard/keys/${data.keyId}`,
+  }),
+  decoy_key_used: (data, base) => ({
+    subject: `Decoy key used: ${data.label}`,
+    text: `Someone used the decoy key ${keyName(data)} at ${data.when} UTC (${data.route}${
+      data.ip ? `, from ${data.ip}` : ""
+    }). It was refused as an unknown key, so they learned nothing.\n\nWherever you placed this decoy has leaked: treat every real secret stored beside it as exposed, and rotate them.\n\nSee every use: ${base}/dashboard/keys/${data.keyId}\n\n(At most one of these an hour per decoy; the key page lists every use.)`,
+  }),
+  key_expiring: (data, base) => ({
+    subject: `Key expires in ${data.within === "7d" ? "7 days" : "1 day"}: ${data.label}`,
+    text: `The key ${keyName(data)} expires at ${data.expiresAt} UTC. Requests with it will be refused from then on.\n\nRotate it before then to keep your integration working: ${base}/dashboard/keys/${data.keyId}`,
+  }),
+  revoked_key_used: (data, base) => ({
+    subject: `A revoked key is still being used: ${data.label}`,
+    text: `The key ${keyName(data)} was revoked, but requests with it are still arriving (last at ${data.lastTriedAt} UTC${data.ip ? ` from ${data.ip}` : ""}). They are refused.\n\nSomething still holds this key: update it to the new key, or find out who does. ${base}/dashboard/keys/${data.keyId}`,
+  }),
+};
+
+export function renderMail<K extends MailKind>(
+  kind: K,
+  data: MailData[K],
+  base: string,
+  link: string | null,
+): RenderedMail {
+  const rendered = (renderers[kind] as Renderers[K])(data, base, link);
+  return { subject: rendered.subject, text: rendered.text + SIGNATURE };
+}
