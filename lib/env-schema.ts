@@ -87,8 +87,32 @@ const base = z.object({
   UPLOADS_PER_KEY: z.coerce.number().int().min(1).max(100).default(2),
   // The generation worker runs inside each app instance unless this is "1".
   WORKER_DISABLED: z.enum(["0", "1"]).default("0"),
+  // Encrypts two-factor secrets and the links queued in the mail outbox: 32
+  // random bytes, base64 (openssl rand -base64 32). Apart from AUTH_SECRET on
+  // purpose, so rotating the cookie secret leaves two-factor enrolments intact.
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((key) => Buffer.from(key, "base64").length === 32, {
+      message: "must be 32 random bytes in base64 (openssl rand -base64 32)",
+    })
+    .optional(),
+  // Outgoing mail (lib/mail/). Unset: messages are written to data/outbox/ and
+  // their links printed to the server log; required when PUBLIC_BASE_URL is https.
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).max(200).default("Keyport <no-reply@keyport.localhost>"),
+  // Where the development outbox (no SMTP_URL) writes each message as an .eml file.
+  MAIL_OUTBOX_DIR: z.string().min(1).default("data/outbox"),
+  // How often each instance's mail job looks for notices to queue and mail to send.
+  MAIL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
+  // The mail job runs inside each app instance unless this is "1" (independent of WORKER_DISABLED).
+  MAIL_DISABLED: z.enum(["0", "1"]).default("0"),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
+  // GitHub's secret-scanning public keys document (lib/secret-scanning/): the
+  // keys that sign reports to POST /webhooks/secret-scanning. Unset: every
+  // report is refused as unsigned. Its content is checked at start-up
+  // (lib/startup-check.ts), not here: this schema also reaches client code.
+  SECRET_SCANNING_PUBLIC_KEYS: z.string().max(200_000).optional(),
 });
 
 export const envSchema = base.superRefine((env, ctx) => {
@@ -110,6 +134,24 @@ export const envSchema = base.superRefine((env, ctx) => {
       code: "custom",
       path: ["AUTH_SECRET"],
       message: `is too weak for production: use a random string of at least ${MIN_SECRET_LENGTH} characters`,
+    });
+  }
+  if (!env.ENCRYPTION_KEY) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ENCRYPTION_KEY"],
+      message:
+        env.NODE_ENV === "production"
+          ? "is required in production: 32 random bytes in base64 (openssl rand -base64 32)"
+          : "is missing: `npm run dev` generates one into .env.development.local",
+    });
+  }
+  if (!env.SMTP_URL && env.NODE_ENV === "production" && env.PUBLIC_BASE_URL.startsWith("https:")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SMTP_URL"],
+      message:
+        "is required when PUBLIC_BASE_URL is https: password resets and security notices must reach people (smtp://user:pass@host:587)",
     });
   }
 });

@@ -1,9 +1,18 @@
 // Imported by instrumentation.ts in the Node.js runtime only.
 import { EnvError, parseEnv } from "./env-schema";
+import { parsePublicKeys } from "./secret-scanning/public-keys";
 
 export function checkEnvironmentOrExit(): void {
   try {
-    parseEnv(process.env);
+    const env = parseEnv(process.env);
+    // Checked here rather than in the schema, which client code also imports.
+    if (env.SECRET_SCANNING_PUBLIC_KEYS !== undefined) {
+      try {
+        parsePublicKeys(env.SECRET_SCANNING_PUBLIC_KEYS);
+      } catch (error) {
+        throw new EnvError(`SECRET_SCANNING_PUBLIC_KEYS ${(error as Error).message}`);
+      }
+    }
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
     console.error(`keyport: ${error.message}`);

@@ -2,7 +2,7 @@
 
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { endOtherSessionsAction, endSessionAction } from "@/lib/auth/actions";
+import { endOtherSessionsAction, endSessionAction } from "@/lib/auth/session-actions";
 import type { ActionState } from "@/lib/action-result";
 
 function Status({ state }: { state: ActionState<string> }) {

@@ -1,9 +1,10 @@
 "use client";
 
+import Link from "next/link";
 import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { signInAction } from "@/lib/auth/actions";
+import { signInAction } from "@/lib/auth/sign-in-actions";
 import { CredentialFields } from "./credential-fields";
 
 // Posts to our own server action: it works before JavaScript has loaded, and
@@ -21,6 +22,9 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       <Button type="submit" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </Button>
+      <Link href="/forgot-password" className="self-start text-sm underline">
+        Forgot password?
+      </Link>
     </form>
   );
 }

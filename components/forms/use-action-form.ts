@@ -2,6 +2,10 @@
 
 import { startTransition, useActionState, useEffect, useEffectEvent, useRef, type FormEvent } from "react";
 import type { ActionState, FormAction } from "@/lib/action-result";
+import { useStepUp } from "./step-up-context";
+
+// The field a "confirm it's you" refusal names (lib/auth/step-up.ts, STEP_UP_FIELD).
+const STEP_UP_FIELD = "stepUp";
 
 /**
  * The app's one form pattern: a server action through useActionState.
@@ -36,10 +40,22 @@ export function useActionForm<T>(
     target?.focus();
   }, [state]);
 
+  // "Confirm it's you": ask, then send the very same submission again.
+  const stepUp = useStepUp();
+  const lastSubmission = useRef<FormData | null>(null);
+  const askedFor = useRef<ActionState<T>>(null);
+  useEffect(() => {
+    if (!state || state.ok || !state.fieldErrors[STEP_UP_FIELD] || askedFor.current === state) return;
+    askedFor.current = state;
+    const submission = lastSubmission.current;
+    if (stepUp && submission) stepUp.ask(() => startTransition(() => formAction(submission)));
+  }, [state, stepUp, formAction]);
+
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const formData = new FormData(event.currentTarget, submitter);
+    lastSubmission.current = formData;
     startTransition(() => formAction(formData));
   }
 

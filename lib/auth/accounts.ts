@@ -2,7 +2,7 @@ import "server-only";
 import { recordAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
-import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
+import { markAttemptSucceeded, recordAttempt, signInLockedUntil } from "./attempts";
 import { DUMMY_PASSWORD_HASH, PasswordCheckBusy, passwordHasher } from "./password";
 
 import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
@@ -15,27 +15,6 @@ export function tryAgainAt(when: Date): string {
 
 export type SignUpResult = { ok: true; userId: string } | { ok: false; error: string; field?: "email" };
 
-/** Creates an account. The email is already normalised by signUpSchema. */
-export async function signUp(email: string, password: string, ip: string): Promise<SignUpResult> {
-  // Recorded before it is checked, like a sign-in: a burst of concurrent sign-ups sees itself, so it cannot all
-  // slip under the limit. Refused and failed sign-ups count too, which also caps probing for accounts.
-  const attempt = await recordAttempt("sign_up", email, ip, false);
-  const limitedUntil = await signUpLimitedUntil(ip, new Date(), { afterThisAttempt: true });
-  if (limitedUntil) {
-    log.warn("auth.sign_up.rate_limited", { ip, retry_at: limitedUntil.toISOString() });
-    return {
-      ok: false,
-      error: `Too many sign-ups from your network. Try again at ${limitedUntil.toISOString().slice(11, 16)} UTC.`,
-    };
-  }
-  const result = await createAccount(email, password);
-  if (result.ok) {
-    await markAttemptSucceeded(attempt.id);
-    log.info("auth.sign_up", { user_id: result.userId, ip });
-  }
-  return result;
-}
-
 /**
  * An operator's account creation (the admin CLI): an operator is not a
  * visitor, so no web sign-up limit applies; the account's activity log
@@ -46,17 +25,26 @@ export async function createAccountAsOperator(
   password: string,
   operator: string,
 ): Promise<SignUpResult> {
-  const result = await createAccount(email, password, operator);
+  const result = await createAccount(email, password, { operator });
   if (result.ok) log.info("auth.account_created_by_operator", { user_id: result.userId, operator });
   return result;
 }
 
-async function createAccount(email: string, password: string, operator?: string): Promise<SignUpResult> {
-  // There is no email delivery to hide behind, so an existing account is said plainly.
+/**
+ * Creates an account (the email already normalised): the last step of a web
+ * sign-up (lib/auth/sign-up.ts, with the hash made at its first step), the
+ * operator CLI, and tests. Says plainly when the address is taken: only
+ * callers that may know that reach here.
+ */
+export async function createAccount(
+  email: string,
+  password: string | { passwordHash: string },
+  { operator }: { operator?: string } = {},
+): Promise<SignUpResult> {
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) {
     return { ok: false, field: "email", error: EMAIL_TAKEN_MESSAGE };
   }
-  const passwordHash = await passwordHasher.hash(password);
+  const passwordHash = typeof password === "string" ? await passwordHasher.hash(password) : password.passwordHash;
   try {
     const user = await db.$transaction(async (tx) => {
       const created = await tx.user.create({ data: { email, passwordHash }, select: { id: true } });

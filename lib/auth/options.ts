@@ -2,16 +2,13 @@ import "server-only";
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { NextAuthOptions } from "next-auth";
 import type { Adapter } from "next-auth/adapters";
-import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import { headers } from "next/headers";
 import { db } from "../db";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { verifyCredentials } from "./accounts";
 import { clientIp } from "./client-ip";
 import { cookieOptions, isHttps, sessionCookieName } from "./cookies";
-import { signInSchema } from "./credentials.schema";
 import { SESSION_ABSOLUTE_LIFETIME_MS } from "./limits";
 import { createSession, deleteSessionByToken, readSession } from "./session-store";
 
@@ -44,21 +41,11 @@ export function authOptions(): NextAuthOptions {
   const secure = isHttps(env.PUBLIC_BASE_URL);
   const options = cookieOptions(env.PUBLIC_BASE_URL);
 
-  const providers: NextAuthOptions["providers"] = [
-    CredentialsProvider({
-      name: "Email and password",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials) {
-        const parsed = signInSchema.safeParse(credentials ?? {});
-        if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? "Enter your email and password.");
-        const { ip } = await requestContext();
-        const result = await verifyCredentials(parsed.data.email, parsed.data.password, ip);
-        // next-auth passes a thrown message to the sign-in form.
-        if (!result.ok) throw new Error(result.error);
-        return { id: result.userId, email: result.email };
-      },
-    }),
-  ];
+  // GitHub only. Email and password sign-in is our own server action
+  // (lib/auth/sign-in-actions.ts), which can hold the two-factor step;
+  // next-auth's Credentials provider could not, so it is gone, and with it
+  // any way to sign in with a password alone.
+  const providers: NextAuthOptions["providers"] = [];
   if (env.GITHUB_ID && env.GITHUB_SECRET) {
     providers.push(GitHubProvider({ clientId: env.GITHUB_ID, clientSecret: env.GITHUB_SECRET }));
   }

@@ -1,7 +1,9 @@
 import "server-only";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { recordAudit, type Actor } from "../audit";
 import { db } from "../db";
+import { queueNewSignIn } from "../mail/account-notices";
+import { tokenDigest } from "../security/token";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "./limits";
 
 // Server-side sessions behind next-auth's cookie. next-auth 4 will not use its
@@ -36,6 +38,8 @@ export async function createSession(userId: string, ip: string, userAgent: strin
         expires: new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS),
       },
     });
+    // Before this sign-in's own audit row, which would make every browser and IP look seen.
+    await queueNewSignIn(tx, session, now);
     await recordAudit(tx, { userId, ip, userAgent }, "auth.sign_in", null);
     return session;
   });
@@ -84,8 +88,6 @@ export function listSessions(userId: string, now = new Date()) {
 const ENDED_NOTICE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type EndReason = "ended_elsewhere" | "all_others_ended";
-
-const tokenDigest = (sessionToken: string) => createHash("sha256").update(sessionToken, "utf8").digest("hex");
 
 type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
 

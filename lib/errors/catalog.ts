@@ -49,6 +49,14 @@ export const errorCatalog = {
     message: "This API key has expired.",
     remedy: "Switch to the key that replaced it, or create a new one in the dashboard.",
   },
+  invalid_signature: {
+    status: 401,
+    type: "authentication_error",
+    message:
+      "The report's signature is missing, made with a key that is not configured, or does not match the body as sent.",
+    remedy:
+      "Sign the raw body with a current secret-scanning key (ECDSA P-256, SHA-256) and send its identifier and signature in Github-Public-Key-Identifier and Github-Public-Key-Signature.",
+  },
   session_required: {
     status: 401,
     type: "authentication_error",

@@ -4,7 +4,15 @@
 // them: they allow Next's inline bootstrap scripts with 'unsafe-inline', a
 // documented exception (README, "Security headers"). Both forbid framing,
 // plugins and <base>.
-const NONCE_PATHS = ["/sign-in", "/sign-up", "/dashboard", "/account"];
+const NONCE_PATHS = [
+  "/sign-in",
+  "/sign-up",
+  "/forgot-password",
+  "/reset-password",
+  "/report-a-key",
+  "/dashboard",
+  "/account",
+];
 
 export function needsNonce(pathname: string): boolean {
   return NONCE_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`));

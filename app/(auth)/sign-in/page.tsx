@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { FormDone } from "@/components/forms/form-done";
 import Link from "next/link";
 import { cookies } from "next/headers";
 import { connection } from "next/server";
@@ -11,6 +12,8 @@ import { knownSignInError, safeCallbackPath } from "@/lib/auth/sign-in-params";
 import { getEnv } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in" };
+
+const PASSWORD_RESET_NOTICE = "Your password was changed. Sign in with the new one.";
 
 export default async function SignInPage({
   searchParams,
@@ -28,7 +31,8 @@ export default async function SignInPage({
   return (
     <>
       <h1 className="mb-6 text-2xl font-bold">Sign in</h1>
-      {ended && <SessionEndedNotice notice={{ reason: ended.reason, endedAt: ended.endedAt }} />}
+      {params.reset === "1" && <FormDone className="mb-6">{PASSWORD_RESET_NOTICE}</FormDone>}
+      {ended && !params.reset && <SessionEndedNotice notice={{ reason: ended.reason, endedAt: ended.endedAt }} />}
       <SignInForm callbackUrl={safeCallbackPath(params.callbackUrl)} initialError={error} />
       {env.GITHUB_ID && env.GITHUB_SECRET && <GitHubSignIn />}
       <p className="mt-6 text-sm">

@@ -1,9 +1,12 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { EndOtherSessionsButton, EndSessionButton } from "@/components/account/session-buttons";
 import { Badge } from "@/components/ui/badge";
 import { Timestamp } from "@/components/ui/timestamp";
 import { requirePageSession } from "@/lib/auth/guard";
 import { listSessions } from "@/lib/auth/session-store";
+import { twoFactorEnabled } from "@/lib/auth/two-factor/verify";
 import { describeUserAgent } from "@/lib/auth/user-agent";
 import { displayIp } from "@/lib/format-ip";
 
@@ -12,6 +15,7 @@ export const metadata: Metadata = { title: "Account" };
 export default async function AccountPage() {
   const current = await requirePageSession("/account");
   const sessions = await listSessions(current.userId);
+  const twoFactorOn = await twoFactorEnabled(current.userId);
   const others = sessions.filter((session) => session.id !== current.id).length;
   const now = new Date();
   return (
@@ -20,6 +24,31 @@ export default async function AccountPage() {
         Account
       </h1>
       <p className="mt-2 break-words text-zinc-700 dark:text-zinc-300">Signed in as {current.email}.</p>
+      <section aria-labelledby="password-heading" className="mt-8">
+        <h2 id="password-heading" className="text-xl font-semibold">
+          Password
+        </h2>
+        <p className="mt-1 mb-4 text-sm text-zinc-600 dark:text-zinc-400">
+          Changing it signs out every other session, and we email you that it changed.
+        </p>
+        <ChangePasswordForm />
+      </section>
+      <section aria-labelledby="two-factor-heading" className="mt-8">
+        <h2 id="two-factor-heading" className="text-xl font-semibold">
+          Two-factor sign-in
+        </h2>
+        <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+          {twoFactorOn ? "On: signing in takes your password and a code from your app." : "Off."}{" "}
+          <Link href="/account/two-factor" className="underline">
+            {twoFactorOn ? "Manage two-factor sign-in" : "Set up two-factor sign-in"}
+          </Link>
+        </p>
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Creating a production key, and rotating, revoking, reporting leaked or changing the access of one, needs a
+          sign-in from the last 10 minutes, and so does turning two-factor sign-in on or off: if yours is older, Keyport
+          asks for your password (or a code) first, then carries on with what you were doing.
+        </p>
+      </section>
       <section aria-labelledby="sessions-heading" className="mt-8">
         <div className="flex flex-wrap items-center justify-between gap-4">
           <h2 id="sessions-heading" className="text-xl font-semibold">

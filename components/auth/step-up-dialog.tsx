@@ -1,0 +1,88 @@
+"use client";
+
+import { useCallback, useMemo, useRef, useState, type ReactNode } from "react";
+import { FormAlert } from "@/components/forms/form-alert";
+import { StepUpContext } from "@/components/forms/step-up-context";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { stepUpAction } from "@/lib/auth/step-up-actions";
+import { GitHubSignIn } from "./github-sign-in";
+
+export interface StepUpMethods {
+  password: boolean;
+  twoFactor: boolean;
+}
+
+/** The dashboard's "confirm it's you" dialog, for every form under it (components/forms/step-up-context.ts). */
+export function StepUpProvider({ methods, children }: { methods: StepUpMethods; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const retry = useRef<(() => void) | null>(null);
+  const ask = useCallback((next: () => void) => {
+    retry.current = next;
+    setOpen(true);
+  }, []);
+  const value = useMemo(() => ({ ask }), [ask]);
+  const confirmed = useCallback(() => {
+    setOpen(false);
+    const next = retry.current;
+    retry.current = null;
+    next?.();
+  }, []);
+  return (
+    <StepUpContext.Provider value={value}>
+      {children}
+      {open && <StepUpDialog methods={methods} onConfirmed={confirmed} onCancel={() => setOpen(false)} />}
+    </StepUpContext.Provider>
+  );
+}
+
+function StepUpDialog({
+  methods,
+  onConfirmed,
+  onCancel,
+}: {
+  methods: StepUpMethods;
+  onConfirmed: () => void;
+  onCancel: () => void;
+}) {
+  const { pending, form, error } = useActionForm(stepUpAction, { onSuccess: onConfirmed });
+  return (
+    <Dialog
+      open
+      onOpenChange={(isOpen) => !isOpen && !pending && onCancel()}
+      title="Confirm it’s you"
+      description="Changes to production keys need a fresh sign-in: confirm within the last 10 minutes, then what you were doing carries on."
+    >
+      <form {...form} className="flex flex-col gap-4" noValidate>
+        <FormAlert message={error} />
+        {methods.password && <Input label="Password" name="password" type="password" autoComplete="current-password" />}
+        {methods.twoFactor && (
+          <Input
+            label={methods.password ? "Or a code from your app" : "Code from your app"}
+            name="code"
+            autoComplete="one-time-code"
+            hint="A 6-digit code, or a recovery code."
+          />
+        )}
+        {!methods.password && !methods.twoFactor && (
+          <>
+            <p className="text-sm">Your account signs in with GitHub: sign in with it again, then try once more.</p>
+            <GitHubSignIn />
+          </>
+        )}
+        <DialogActions>
+          <Button type="button" variant="secondary" disabled={pending} onClick={onCancel}>
+            Cancel
+          </Button>
+          {(methods.password || methods.twoFactor) && (
+            <Button type="submit" disabled={pending}>
+              {pending ? "Checking…" : "Confirm"}
+            </Button>
+          )}
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

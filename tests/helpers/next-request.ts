@@ -1,0 +1,26 @@
+// Next's request APIs for server actions called in the integration tests: the
+// request's headers and a cookie jar that a test sets, and redirect() and
+// forbidden() that throw as Next's do. A test file mocks them with:
+//
+//   vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
+//   vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
+
+export const request = { headers: new Headers(), cookies: new Map<string, string>() };
+
+export const nextHeaders = {
+  headers: async () => request.headers,
+  cookies: async () => ({
+    get: (name: string) => (request.cookies.has(name) ? { name, value: request.cookies.get(name)! } : undefined),
+    set: (name: string, value: string) => void request.cookies.set(name, value),
+    delete: (name: string) => void request.cookies.delete(name),
+  }),
+};
+
+export const nextNavigation = {
+  redirect: (url: string) => {
+    throw new Error(`NEXT_REDIRECT ${url}`);
+  },
+  forbidden: () => {
+    throw new Error("NEXT_FORBIDDEN");
+  },
+};

@@ -1,0 +1,132 @@
+// Changing the password from the account page: the action as the form posts
+// it, with a session cookie, and the notice through a real SMTP server.
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { request } from "../helpers/next-request";
+import { createAccount, verifyCredentials } from "@/lib/auth/accounts";
+import { SESSION_REQUIRED_MESSAGE } from "@/lib/auth/guard";
+import { changePasswordAction } from "@/lib/auth/password-actions";
+import { WRONG_CURRENT_PASSWORD_MESSAGE } from "@/lib/auth/password-change";
+import { checkPasswordStrength } from "@/lib/auth/password-strength";
+import { createSession, endedSessionNotice, readSession } from "@/lib/auth/session-store";
+import { db } from "@/lib/db";
+import { drainMail } from "../helpers/mail-job-fixtures";
+import { smtpServerForFile } from "../helpers/smtp-server";
+
+vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
+vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+// getEnv() caches; here each call reads process.env, so the job sees SMTP_URL set in beforeAll.
+vi.mock("@/lib/env", async () => {
+  const { parseEnv } = await vi.importActual<typeof import("@/lib/env-schema")>("@/lib/env-schema");
+  return { getEnv: () => parseEnv(process.env) };
+});
+
+const PASSWORD = "a long enough password";
+const NEW_PASSWORD = "quiet lantern orbit";
+const CHANGED_SUBJECT = "Your Keyport password was changed";
+
+const smtp = smtpServerForFile();
+let counter = 0;
+const uniqueIp = () => `198.19.${Math.floor(counter / 250) % 250}.${(counter++ % 250) + 1}`;
+
+/** An account with three sessions; the request comes from the first. */
+async function signedIn(label: string) {
+  const email = `change-${label}-${Date.now()}-${counter++}@example.com`;
+  const result = await createAccount(email, PASSWORD);
+  if (!result.ok) throw new Error(result.error);
+  const userId = result.userId;
+  const current = await createSession(userId, "203.0.113.30", null);
+  const others = [await createSession(userId, "203.0.113.31", null), await createSession(userId, "203.0.113.32", null)];
+  request.cookies = new Map([["keyport.session", current.sessionToken]]);
+  request.headers = new Headers({ "x-keyport-peer-ip": uniqueIp(), "user-agent": "Mozilla/5.0 Firefox/140.0" });
+  return { email, userId, current, others };
+}
+
+function change(currentPassword: string, newPassword: string) {
+  const data = new FormData();
+  data.set("currentPassword", currentPassword);
+  data.set("newPassword", newPassword);
+  return changePasswordAction(null, data);
+}
+
+const notices = (email: string) => smtp.to(email).filter((mail) => mail.subject === CHANGED_SUBJECT);
+
+beforeEach(() => {
+  request.headers = new Headers();
+  request.cookies = new Map();
+});
+
+describe("changing the password", () => {
+  it("sets the new one, keeps this session, ends the others and mails a notice once", async () => {
+    const { email, userId, current, others } = await signedIn("ok");
+    expect(await change(PASSWORD, NEW_PASSWORD)).toEqual({
+      ok: true,
+      data: "Password changed. 2 other sessions were signed out.",
+    });
+
+    expect(await readSession(current.sessionToken)).toMatchObject({ id: current.id });
+    for (const other of others) {
+      expect(await readSession(other.sessionToken)).toBeNull();
+      expect(await endedSessionNotice(other.sessionToken)).toMatchObject({ reason: "all_others_ended" });
+    }
+    expect(await verifyCredentials(email, NEW_PASSWORD, uniqueIp())).toMatchObject({ ok: true, userId });
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: false });
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).passwordChangedAt).not.toBeNull();
+    expect(await db.auditEvent.count({ where: { userId, action: "auth.password_changed" } })).toBe(1);
+
+    await drainMail();
+    await drainMail();
+    expect(notices(email)).toHaveLength(1);
+    expect(notices(email)[0]?.text).toContain("every other session was signed out");
+    expect(notices(email)[0]?.text).toContain("Firefox 140");
+  });
+
+  it("refuses a wrong current password as a failed sign-in, and changes nothing", async () => {
+    const { email, userId, others } = await signedIn("wrong");
+    const refused = await change("not my password at all", NEW_PASSWORD);
+    expect(refused).toMatchObject({
+      ok: false,
+      error: WRONG_CURRENT_PASSWORD_MESSAGE,
+      fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD_MESSAGE] },
+    });
+    expect(JSON.stringify(refused)).not.toContain(NEW_PASSWORD);
+    expect(await db.authAttempt.count({ where: { kind: "sign_in", email, success: false } })).toBe(1);
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true });
+    for (const other of others) expect(await readSession(other.sessionToken)).not.toBeNull();
+    expect(await db.auditEvent.count({ where: { userId, action: "auth.password_changed" } })).toBe(0);
+    await drainMail();
+    expect(notices(email)).toHaveLength(0);
+  });
+
+  it("locks out after 10 wrong current passwords, even the right one", async () => {
+    await signedIn("locked");
+    for (let attempt = 0; attempt < 10; attempt++) {
+      expect(await change(`wrong guess number ${attempt}`, NEW_PASSWORD)).toMatchObject({ ok: false });
+    }
+    expect(await change(PASSWORD, NEW_PASSWORD)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Too many attempts\. Try again at \d\d:\d\d UTC\.$/),
+    });
+  });
+
+  it("refuses a weak new password with zxcvbn's reason, before checking the current one", async () => {
+    const { email } = await signedIn("weak");
+    expect(await change(PASSWORD, "1234567890")).toMatchObject({
+      ok: false,
+      fieldErrors: { newPassword: [expect.stringMatching(/frequently used password/)] },
+    });
+    // Made from the account's own address.
+    const local = email.split("@")[0]!;
+    expect(checkPasswordStrength(`${local}!`)).toEqual({ ok: true }); // strong for anyone else
+    expect(await change(PASSWORD, `${local}!`)).toMatchObject({
+      ok: false,
+      fieldErrors: { newPassword: [expect.any(String)] },
+    });
+    expect(await db.authAttempt.count({ where: { kind: "sign_in", email } })).toBe(0);
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true });
+  });
+
+  it("needs a session", async () => {
+    expect(await change(PASSWORD, NEW_PASSWORD)).toMatchObject({ ok: false, error: SESSION_REQUIRED_MESSAGE });
+  });
+});

@@ -1,0 +1,129 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { request } from "../helpers/next-request";
+
+// Turning two-factor on and off from the account page, with the actions
+// called directly: both need a fresh sign-in, and a code to turn it off is
+// no cheaper to guess than a code at sign-in.
+vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
+vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+
+const { createAccount } = await import("@/lib/auth/accounts");
+const { createSession } = await import("@/lib/auth/session-store");
+const { STEP_UP_MESSAGE, STEP_UP_WINDOW_MS } = await import("@/lib/auth/step-up");
+const { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } =
+  await import("@/lib/auth/two-factor-actions");
+const { twoFactorView } = await import("@/lib/auth/two-factor/enrolment");
+const { codeFor } = await import("@/lib/auth/two-factor/totp");
+const { db } = await import("@/lib/db");
+
+const PASSWORD = "a long enough password";
+const STALE = STEP_UP_WINDOW_MS + 60_000;
+const STEP = 30_000;
+let counter = 0;
+
+function form(fields: Record<string, string>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
+
+/** A signed-in browser (from its own IP) whose session last proved itself `ageMs` ago. */
+async function signedIn(ageMs = 0) {
+  const email = `tfa-settings-${Date.now()}-${counter++}@example.com`;
+  const result = await createAccount(email, PASSWORD);
+  if (!result.ok) throw new Error(result.error);
+  const session = await createSession(result.userId, "192.0.2.1", "vitest");
+  await db.session.update({ where: { id: session.id }, data: { verifiedAt: new Date(Date.now() - ageMs) } });
+  request.cookies.set("keyport.session", session.sessionToken);
+  request.headers = new Headers({ "user-agent": "vitest", "x-keyport-peer-ip": `198.18.7.${counter % 250}` });
+  return { email, userId: result.userId, sessionId: session.id };
+}
+
+/** Turns two-factor on through the actions; returns the secret the page showed. */
+async function enrol(userId: string, email: string) {
+  expect(await startTwoFactorAction()).toMatchObject({ ok: true });
+  const { pending } = await twoFactorView(userId, email);
+  // A code of the previous step: the one after it stays free for the test.
+  expect(await confirmTwoFactorAction(null, form({ code: codeFor(pending!.secret, Date.now() - STEP) }))).toMatchObject(
+    { ok: true },
+  );
+  return pending!.secret;
+}
+
+const makeStale = (sessionId: string) =>
+  db.session.update({ where: { id: sessionId }, data: { verifiedAt: new Date(Date.now() - STALE) } });
+
+const stepUpRefusal = { ok: false, error: STEP_UP_MESSAGE, fieldErrors: { stepUp: [STEP_UP_MESSAGE] } };
+
+beforeEach(() => request.cookies.clear());
+
+describe("two-factor settings", () => {
+  it("cannot be turned on from a stale session, at either step", async () => {
+    const { userId, email, sessionId } = await signedIn(STALE);
+    expect(await startTwoFactorAction()).toMatchObject(stepUpRefusal);
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).totpSecret).toBeNull();
+
+    // Started while fresh, confirmed once stale: still refused.
+    await db.session.update({ where: { id: sessionId }, data: { verifiedAt: new Date() } });
+    expect(await startTwoFactorAction()).toMatchObject({ ok: true });
+    const { pending } = await twoFactorView(userId, email);
+    await makeStale(sessionId);
+    expect(await confirmTwoFactorAction(null, form({ code: codeFor(pending!.secret) }))).toMatchObject(stepUpRefusal);
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).totpEnabledAt).toBeNull();
+  });
+
+  it("cannot be turned off from a stale session, even with the right code", async () => {
+    const { userId, email, sessionId } = await signedIn();
+    const secret = await enrol(userId, email);
+    await makeStale(sessionId);
+    expect(await disableTwoFactorAction(null, form({ code: codeFor(secret) }))).toMatchObject(stepUpRefusal);
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).totpEnabledAt).not.toBeNull();
+  });
+
+  it("counts wrong codes to turn it off toward the lockout, which then refuses the right one", async () => {
+    const { userId, email } = await signedIn();
+    const secret = await enrol(userId, email);
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const failuresBefore = await db.authAttempt.count({ where: { email, kind: "sign_in", success: false } });
+    for (let i = 0; i < 10; i++) {
+      expect(await disableTwoFactorAction(null, form({ code: String(100000 + i) }))).toMatchObject({ ok: false });
+    }
+    expect(await db.authAttempt.count({ where: { email, kind: "sign_in", success: false } })).toBe(failuresBefore + 10);
+    expect(await disableTwoFactorAction(null, form({ code: codeFor(secret) }))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Too many attempts\. Try again at/),
+    });
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).totpEnabledAt).not.toBeNull();
+  });
+
+  it("turns off with a right code, which cannot be used again, and ends sign-ins waiting for a code", async () => {
+    const { userId, email } = await signedIn();
+    const secret = await enrol(userId, email);
+    await db.pendingSignIn.create({
+      data: {
+        tokenDigest: `digest-${counter++}`,
+        userId,
+        ip: "203.0.113.9",
+        callbackUrl: "/dashboard",
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+    });
+    const code = codeFor(secret);
+    expect(await disableTwoFactorAction(null, form({ code }))).toMatchObject({ ok: true });
+    const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
+    expect(user.totpEnabledAt).toBeNull();
+    expect(user.totpSecret).toBeNull();
+    expect(await db.recoveryCode.count({ where: { userId } })).toBe(0);
+    expect(await db.pendingSignIn.count({ where: { userId } })).toBe(0);
+  });
+
+  it("says what is missing when the code is left out", async () => {
+    const { userId, email } = await signedIn();
+    await enrol(userId, email);
+    expect(await disableTwoFactorAction(null, new FormData())).toMatchObject({
+      ok: false,
+      error: "Enter the code from your app, or a recovery code.",
+    });
+  });
+});
