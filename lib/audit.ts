@@ -1,4 +1,5 @@
 import "server-only";
+import { chainHash } from "./audit-chain";
 import type { Db } from "./db";
 
 /** Who did something, from where: recorded with every change. */
@@ -14,23 +15,42 @@ export type AuditAction =
   | "key.rotated"
   | "key.revoked"
   | "key.leaked"
+  | "key.decoy_used"
   | "key.restricted"
   | "auth.sign_in"
   | "auth.sessions_ended"
-  | "auth.account_created";
+  | "auth.account_created"
+  | "auth.password_changed"
+  | "auth.password_reset"
+  | "auth.two_factor_enabled"
+  | "auth.two_factor_disabled";
 
-type Tx = Pick<Db, "auditEvent">;
+type Tx = Pick<Db, "auditEvent" | "user">;
 
-/** Writes an activity row; call it with the transaction client of the change it records. */
-export function recordAudit(tx: Tx, actor: Actor, action: AuditAction, keyId: string | null, details?: object) {
-  return tx.auditEvent.create({
-    data: {
-      userId: actor.userId,
-      action,
-      keyId,
-      ip: actor.ip,
-      userAgent: actor.userAgent?.slice(0, 512) ?? null,
-      details: details ? JSON.stringify(details) : null,
-    },
+/**
+ * Writes an activity row, chained to the account's previous one
+ * (lib/audit-chain.ts); call it with the transaction client of the change it
+ * records, so the row, its hash and the new head commit with the change.
+ */
+export async function recordAudit(tx: Tx, actor: Actor, action: AuditAction, keyId: string | null, details?: object) {
+  // Taking the next number is a write to the account row: on PostgreSQL its
+  // lock makes concurrent writers take turns (SQLite has one writer anyway),
+  // and (userId, seq) is unique besides, so the chain cannot fork.
+  const head = await tx.user.update({
+    where: { id: actor.userId },
+    data: { auditSeq: { increment: 1 } },
+    select: { auditSeq: true, auditHash: true },
   });
+  const row = {
+    seq: head.auditSeq,
+    action,
+    keyId,
+    ip: actor.ip,
+    userAgent: actor.userAgent?.slice(0, 512) ?? null,
+    details: details ? JSON.stringify(details) : null,
+    createdAt: new Date(),
+  };
+  const hash = chainHash(head.auditHash, actor.userId, row);
+  await tx.user.update({ where: { id: actor.userId }, data: { auditHash: hash } });
+  return tx.auditEvent.create({ data: { userId: actor.userId, ...row, hash } });
 }

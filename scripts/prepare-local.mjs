@@ -14,6 +14,7 @@ const devEnvFile = path.join(root, ".env.development.local");
 
 const GENERATED_SECRETS = {
   AUTH_SECRET: () => randomBytes(32).toString("base64url"),
+  ENCRYPTION_KEY: () => randomBytes(32).toString("base64"),
 };
 
 function loadEnvFiles() {
@@ -45,3 +46,16 @@ if (process.env.NODE_ENV !== "production") ensureDevelopmentSecrets();
 loadEnvFiles();
 mkdirSync(path.join(root, "data"), { recursive: true });
 prisma(["migrate", "deploy"]);
+// The release step that follows the migrations (as in npm run db:deploy):
+// chains activity rows written before the activity chain existed. Quiet and
+// quick when there is nothing to chain.
+try {
+  execFileSync(
+    path.join(root, "node_modules", ".bin", "tsx"),
+    ["--conditions=react-server", path.join(root, "scripts", "admin.mts"), "audit:backfill"],
+    { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
+  );
+} catch {
+  // Printed above; in development a partly chained activity log is no reason not to start.
+  console.warn("keyport: the activity log's backfill refused some accounts (see above); starting anyway.");
+}

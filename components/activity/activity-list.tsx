@@ -15,6 +15,7 @@ const ACTION_TEXT: Record<string, string> = {
   "key.rotated": "Key rotated",
   "key.revoked": "Key revoked",
   "key.leaked": "Key reported leaked",
+  "key.decoy_used": "Decoy key used",
   "key.restricted": "Key access changed",
   "auth.sign_in": "Signed in",
   "auth.sessions_ended": "Sessions ended",
@@ -27,6 +28,12 @@ const keyLink = (id: unknown) =>
       {id}
     </Link>
   ) : null;
+
+/** Changes made with no one signed in: by a report, in the name of its source. */
+const REPORTERS: Record<string, string> = {
+  "secret-scanning": "By Keyport, on GitHub's secret-scanning report",
+  "public-report": "By Keyport, on a report through the public form",
+};
 
 function Details({ entry }: { entry: ActivityEntry }) {
   const d = entry.details ?? {};
@@ -53,7 +60,22 @@ function Details({ entry }: { entry: ActivityEntry }) {
     case "key.revoked":
       return d.reason ? <>Reason: {String(d.reason)}</> : null;
     case "key.leaked":
-      return d.replacement ? <>Revoked at once; replacement {keyLink(d.replacement)}</> : <>Revoked at once</>;
+      return (
+        <>
+          {d.source === "secret-scanning" && "Found in public code by GitHub secret scanning; "}
+          {d.source === "public-report" && "Reported through the public report form; "}
+          {d.source === "secret-scanning" || d.source === "public-report" ? "revoked" : "Revoked"} at once
+          {d.replacement && <>; replacement {keyLink(d.replacement)}</>}
+          {typeof d.url === "string" && <> · found at {d.url}</>}
+        </>
+      );
+    case "key.decoy_used":
+      return (
+        <>
+          Refused as an unknown key ({String(d.route)}); the place it was kept has leaked
+          {typeof d.url === "string" && <> · found at {d.url}</>}
+        </>
+      );
     case "key.restricted":
       return <AccessChange before={d.before} after={d.after} />;
     case "auth.sessions_ended":
@@ -106,7 +128,7 @@ export function ActivityList({ entries, now = new Date() }: { entries: ActivityE
             <Details entry={entry} />
           </p>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            From {displayIp(entry.ip)} · {describeUserAgent(entry.userAgent)}
+            {REPORTERS[entry.userAgent ?? ""] ?? `From ${displayIp(entry.ip)} · ${describeUserAgent(entry.userAgent)}`}
           </p>
         </li>
       ))}

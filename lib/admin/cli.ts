@@ -4,11 +4,21 @@ import { emailSchema, newPasswordSchema } from "../auth/credentials.schema";
 import { db } from "../db";
 import { KeyActionError } from "../keys/errors";
 import { SCOPE_NAMES } from "../public-api/scopes";
-import { NotFoundError, parseFlags, readLine, required, UsageError, type Flags, type Io } from "./command-support";
+import {
+  CheckFailed,
+  NotFoundError,
+  parseFlags,
+  readLine,
+  required,
+  UsageError,
+  type Flags,
+  type Io,
+} from "./command-support";
 import { MAX_RATE_LIMIT } from "../keys/restrictions";
 import { envDefaults } from "../env-schema";
 import { USAGE_AGGREGATE_RETENTION_DAYS } from "../maintenance/prune";
 import { USAGE_RANGES } from "../usage/usage-range";
+import { backfillAuditCommand, verifyAuditCommand } from "./audit-commands";
 import { createKeyCommand, keyUsageCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
@@ -35,6 +45,13 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         totals, kept ${USAGE_AGGREGATE_RETENTION_DAYS} days; by_ip and after_revocation from
                                         the request log, kept USAGE_RETENTION_DAYS days
                                         (default ${envDefaults().USAGE_RETENTION_DAYS})
+  audit:verify [--email E]              recomputes every account's activity chain (or one's)
+                                        from the database; exits 1 naming the first row that
+                                        was changed or removed, or the end cut off
+  audit:verify --file F                 the same for an export file (the activity page's JSON),
+                                        offline
+  audit:backfill                        chains activity rows written before the chain existed
+                                        (npm run db:deploy runs it after the migrations)
 
   --scopes S        all (the default), read-only, or a comma-separated list of:
                     ${SCOPE_NAMES.join(", ")}
@@ -61,6 +78,8 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "key:list": listKeysCommand,
   "key:revoke": revokeKeyCommand,
   "key:usage": keyUsageCommand,
+  "audit:verify": verifyAuditCommand,
+  "audit:backfill": backfillAuditCommand,
 };
 
 async function run(name: string, args: string[], io: Io): Promise<void> {
@@ -71,7 +90,7 @@ async function run(name: string, args: string[], io: Io): Promise<void> {
   io.stdout.write(`${typeof output === "string" ? output : JSON.stringify(output)}\n`);
 }
 
-/** Exit codes: 0 done, 1 unknown user or key (or a refused change), 2 bad arguments. */
+/** Exit codes: 0 done, 1 unknown user or key (or a refused change, or a failed check), 2 bad arguments. */
 export async function runAdmin(argv: string[], io: Io): Promise<number> {
   const [command = "", ...rest] = argv;
   if (command === "--help" || command === "help") {
@@ -86,7 +105,7 @@ export async function runAdmin(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`admin: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof NotFoundError || error instanceof KeyActionError) {
+    if (error instanceof NotFoundError || error instanceof KeyActionError || error instanceof CheckFailed) {
       io.stderr.write(`admin: ${error.message}\n`);
       return 1;
     }

@@ -18,6 +18,8 @@ export interface Io {
 export class UsageError extends Error {}
 /** An unknown user or key: exit 1. */
 export class NotFoundError extends Error {}
+/** A check that found something wrong (audit:verify): exit 1, with what it found. */
+export class CheckFailed extends Error {}
 
 /** Every change the CLI makes is audited as the key's owner, marked as the operator's. */
 export const OPERATOR = (userId: string): Actor => ({ userId, ip: null, userAgent: "keyport-admin-cli" });
@@ -38,6 +40,7 @@ export function parseFlags(args: string[]) {
       id: { type: "string" },
       since: { type: "string" },
       stdin: { type: "boolean" },
+      file: { type: "string" },
     },
   }).values;
 }

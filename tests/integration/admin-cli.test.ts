@@ -13,6 +13,7 @@ import { verifyApiKey } from "@/lib/keys/verify";
 import type { UsageEvent } from "@/lib/usage/event";
 import { rangeStart } from "@/lib/usage/usage-range";
 import { writeUsageBatch } from "@/lib/usage/write-batch";
+import { adminInProcess } from "../helpers/admin-in-process";
 import { projectRoot } from "../helpers/test-database";
 
 function admin(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -33,20 +34,6 @@ function admin(args: string[], stdin = ""): Promise<{ code: number | null; stdou
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
   });
-}
-
-/** The same entry point without a process, for the many small cases. */
-async function adminInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { runAdmin } = await import("@/lib/admin/cli");
-  const { PassThrough } = await import("node:stream");
-  const [stdin, stdout, stderr] = [new PassThrough(), new PassThrough(), new PassThrough()];
-  stdin.end();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk) => (out += chunk));
-  stderr.on("data", (chunk) => (err += chunk));
-  const code = await runAdmin(args, { stdin, stdout, stderr });
-  return { code, stdout: out, stderr: err };
 }
 
 const email = `operator-${Date.now()}@example.com`;

@@ -1,0 +1,23 @@
+import { exportChain } from "@/lib/audit-chain-store";
+import { requireApiSession } from "@/lib/auth/guard";
+import { db } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+// GET /dashboard/activity/chain.json: the signed-in account's whole activity
+// log with each row's hash and the head, as a download. Anyone holding it can
+// check it offline (npm run -s admin -- audit:verify --file F). An internal
+// route: it checks the browser session itself and refuses an API key.
+export async function GET(request: Request) {
+  const session = await requireApiSession(request);
+  if (session instanceof Response) return session;
+  const chain = await exportChain(db, session.userId);
+  return new Response(`${JSON.stringify(chain, null, 2)}\n`, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="keyport-activity-${chain.exportedAt.slice(0, 10)}.json"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

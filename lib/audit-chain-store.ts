@@ -1,0 +1,152 @@
+import "server-only";
+import { z } from "zod";
+import { chainHash, verifyChain, type ChainHead, type ChainProblem } from "./audit-chain";
+import type { Db } from "./db";
+
+// The activity log's chains in the database: load one, check them all,
+// export one (the activity page's JSON download), check an export offline,
+// and the one-time backfill that chains rows written before the chain existed.
+
+const rowSelect = {
+  seq: true,
+  action: true,
+  keyId: true,
+  ip: true,
+  userAgent: true,
+  details: true,
+  createdAt: true,
+  hash: true,
+} as const;
+
+export async function loadChain(client: Db, userId: string) {
+  const [user, rows] = await Promise.all([
+    client.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, auditSeq: true, auditHash: true } }),
+    client.auditEvent.findMany({ where: { userId }, orderBy: { seq: "asc" }, select: rowSelect }),
+  ]);
+  return { email: user.email, head: { seq: user.auditSeq, hash: user.auditHash } satisfies ChainHead, rows };
+}
+
+export interface AccountCheck {
+  userId: string;
+  email: string;
+  rows: number;
+  problem: ChainProblem | null;
+}
+
+/** Recomputes the chain of every account (or the one given) from the database. */
+export async function checkStoredChains(client: Db, only?: { userId: string }): Promise<AccountCheck[]> {
+  const users = await client.user.findMany({
+    where: only ? { id: only.userId } : {},
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
+  const checks: AccountCheck[] = [];
+  for (const { id } of users) {
+    const { email, head, rows } = await loadChain(client, id);
+    checks.push({ userId: id, email, rows: rows.length, problem: verifyChain(id, rows, head) });
+  }
+  return checks;
+}
+
+export const EXPORT_FORMAT = "keyport.activity-chain.v1";
+
+/** The account's activity log with its hashes and head, as the activity page offers it for download. */
+export async function exportChain(client: Db, userId: string) {
+  const { email, head, rows } = await loadChain(client, userId);
+  return {
+    format: EXPORT_FORMAT,
+    userId,
+    email,
+    exportedAt: new Date().toISOString(),
+    head,
+    rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+  };
+}
+
+const exportSchema = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  userId: z.string().min(1),
+  email: z.string(),
+  head: z.object({ seq: z.number().int().min(0), hash: z.string() }),
+  rows: z.array(
+    z.object({
+      seq: z.number().int().min(1),
+      action: z.string(),
+      keyId: z.string().nullable(),
+      ip: z.string().nullable(),
+      userAgent: z.string().nullable(),
+      details: z.string().nullable(),
+      createdAt: z.iso.datetime(),
+      hash: z.string(),
+    }),
+  ),
+});
+
+/** Checks an export file's text: the chain problem, or null; throws a readable error for a file that is not an export. */
+export function checkExport(text: string): {
+  userId: string;
+  email: string;
+  rows: number;
+  problem: ChainProblem | null;
+} {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error("the file is not JSON");
+  }
+  const parsed = exportSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `the file is not a Keyport activity export (${issue?.path.join(".") || "root"}: ${issue?.message})`,
+    );
+  }
+  const { userId, email, head, rows } = parsed.data;
+  return { userId, email, rows: rows.length, problem: verifyChain(userId, rows, head) };
+}
+
+/**
+ * Chains the rows written before the chain existed (their hash is "", their
+ * numbers given by the migration), account by account, and sets each head.
+ * The release runs it after `prisma migrate deploy` (npm run db:deploy), so
+ * it must never re-sign a chain: it touches only an account whose head was
+ * never set and none of whose rows has a hash. An account with some rows
+ * hashed and some not is left for audit:verify to report, not "repaired".
+ */
+export async function backfillChains(client: Db): Promise<{ chained: number; refused: string[] }> {
+  const pending = await client.auditEvent.findMany({
+    where: { hash: "" },
+    distinct: ["userId"],
+    select: { userId: true },
+  });
+  let chained = 0;
+  const refused: string[] = [];
+  for (const { userId } of pending) {
+    const done = await client.$transaction(async (tx) => {
+      // The head row first: the app's own writes for this account wait for this transaction.
+      const head = await tx.user.update({
+        where: { id: userId },
+        data: { auditSeq: { increment: 0 } },
+        select: { auditHash: true },
+      });
+      const rows = await tx.auditEvent.findMany({
+        where: { userId },
+        orderBy: { seq: "asc" },
+        select: { id: true, ...rowSelect },
+      });
+      if (head.auditHash !== "" || rows.some((row) => row.hash !== "")) return false;
+      let previous = "";
+      for (const row of rows) {
+        const hash = chainHash(previous, userId, row);
+        await tx.auditEvent.update({ where: { id: row.id }, data: { hash } });
+        previous = hash;
+      }
+      await tx.user.update({ where: { id: userId }, data: { auditSeq: rows.at(-1)?.seq ?? 0, auditHash: previous } });
+      return true;
+    });
+    if (done) chained += 1;
+    else refused.push(userId);
+  }
+  return { chained, refused };
+}
