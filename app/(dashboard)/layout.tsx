@@ -1,8 +1,10 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { StepUpProvider } from "@/components/auth/step-up-dialog";
 import { KeyDialogsProvider } from "@/components/keys/key-dialogs";
 import { optionalSession } from "@/lib/auth/guard";
+import { stepUpMethods } from "@/lib/auth/step-up";
 import { restrictionOptions } from "@/lib/keys/restriction-options";
 
 const nav = [
@@ -15,6 +17,7 @@ const nav = [
 // not re-run on client navigation, so it cannot be the check.
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await optionalSession();
+  const methods = session ? await stepUpMethods(session.userId) : { password: true, twoFactor: false };
   return (
     <>
       <header className="border-b border-zinc-200 dark:border-zinc-800">
@@ -41,11 +44,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </header>
       {/* The key dialogs sit here, above every page of the dashboard, so a new
           secret outlives any change of the page under it. */}
-      <KeyDialogsProvider options={restrictionOptions()}>
-        <main id="main" className="mx-auto max-w-5xl px-4 py-8">
-          {children}
-        </main>
-      </KeyDialogsProvider>
+      {/* Above the key dialogs: a production key change on a stale session asks here, then carries on. */}
+      <StepUpProvider methods={methods}>
+        <KeyDialogsProvider options={restrictionOptions()}>
+          <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+            {children}
+          </main>
+        </KeyDialogsProvider>
+      </StepUpProvider>
     </>
   );
 }

@@ -82,6 +82,13 @@ export function CreateKeyDialog({
             </label>
           ))}
         </fieldset>
+        <label className="flex min-h-8 items-start gap-2 text-sm">
+          <input type="checkbox" name="decoy" defaultChecked={value("decoy") === "on"} className="mt-1" />
+          <span>
+            <span className="font-medium">Decoy key</span>: it never works, and any use of it alerts you. Place it where
+            a real key would sit (a config file, a CI secret) to learn the moment that place leaks.
+          </span>
+        </label>
         <Select
           label="Expires"
           name="expiry"

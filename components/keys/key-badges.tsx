@@ -11,3 +11,8 @@ export function EnvironmentBadge({ environment }: { environment: KeyEnvironment 
 export function StatusBadge({ status }: { status: KeyStatus }) {
   return <Badge tone={STATUS_TONE[status]}>{KEY_STATUS_LABELS[status]}</Badge>;
 }
+
+/** A decoy key: never works, and its use raises an alert. */
+export function DecoyBadge({ decoy }: { decoy: boolean }) {
+  return decoy ? <Badge tone="warning">Decoy</Badge> : null;
+}

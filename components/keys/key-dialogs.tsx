@@ -18,6 +18,8 @@ export interface KeyTarget {
   id: string;
   label: string;
   status: KeyStatus;
+  /** A decoy offers revoking only: rotating or replacing it would make a real key. */
+  decoy?: boolean;
 }
 
 type Open = { kind: "create" } | { kind: KeyActionKind; key: KeyTarget };

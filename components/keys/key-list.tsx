@@ -5,7 +5,7 @@ import { Table, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { isUsable } from "@/lib/keys/status";
 import type { KeyView } from "@/lib/keys/views";
-import { EnvironmentBadge, StatusBadge } from "./key-badges";
+import { DecoyBadge, EnvironmentBadge, StatusBadge } from "./key-badges";
 import { accessSummary } from "@/lib/keys/restrictions";
 import { KeyMenu } from "./key-menu";
 
@@ -91,6 +91,7 @@ function KeyRow({
         )}
         <div className="mt-2 flex flex-col items-start gap-2 sm:hidden">
           <EnvironmentBadge environment={keyView.environment} />
+          <DecoyBadge decoy={keyView.decoy} />
           <KeyState keyView={keyView} now={now} />
         </div>
         {usageNotes.map((note) => (
@@ -113,6 +114,7 @@ function KeyRow({
       </Td>
       <Td className="hidden sm:table-cell">
         <EnvironmentBadge environment={keyView.environment} />
+        <DecoyBadge decoy={keyView.decoy} />
       </Td>
       <Td className="hidden md:table-cell">
         <code className="whitespace-nowrap">{keyView.displayFragment}</code>
@@ -127,7 +129,7 @@ function KeyRow({
         <KeyState keyView={keyView} now={now} />
       </Td>
       <Td className="w-12 px-1 text-right">
-        <KeyMenu target={{ id: keyView.id, label: keyView.label, status: keyView.status }} />
+        <KeyMenu target={{ id: keyView.id, label: keyView.label, status: keyView.status, decoy: keyView.decoy }} />
       </Td>
     </tr>
   );

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { failure, invalid, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "../action-result";
 import type { Actor } from "../audit";
 import { actorFor, requireActionSession } from "../auth/guard";
+import { freshSignInRefusal } from "../auth/step-up";
 import { absoluteTime } from "../format-time";
 import { log } from "../log";
 import { KEY_NOT_FOUND, KeyActionError } from "./errors";
@@ -19,7 +20,15 @@ import {
   rotateKeySchema,
   updateRestrictionsSchema,
 } from "./key.schema";
-import { createKey, renameKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "./lifecycle";
+import {
+  createKey,
+  dismissLeakNotice,
+  renameKey,
+  reportLeak,
+  revokeKey,
+  rotateKey,
+  updateRestrictions,
+} from "./lifecycle";
 
 // The dashboard's key actions. Each: the session guard, zod on the form, the
 // owner check inside lib/keys, and one ActionResult. A refused action changes
@@ -36,16 +45,29 @@ export interface KeyActionData {
   leakedKeyId?: string;
 }
 
+/** Whether the change touches a production key: then it needs a fresh sign-in (lib/auth/step-up.ts). */
+type TouchesProduction<I> = (input: I, userId: string) => Promise<boolean>;
+
+/** The key named by the form is a production key (another user's id is "not found" later, in lib/keys). */
+const productionKey: TouchesProduction<{ keyId: string }> = async (input, userId) =>
+  (await getKey(userId, input.keyId))?.environment === "prod";
+
 async function run<S extends z.ZodType>(
   formData: FormData,
   schema: S,
   work: (input: z.output<S>, actor: Actor) => Promise<KeyActionData>,
+  touchesProduction?: TouchesProduction<z.output<S>>,
 ): Promise<ActionResult<KeyActionData>> {
   const guard = await requireActionSession();
   if (!guard.ok) return failure(guard.error, formData);
   if (!isForm(formData)) return failure(NOT_A_FORM);
   const parsed = schema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) return invalid(parsed.error, formData);
+  // Checked here, on the server, whatever the dialog did: a stale session changes no production key.
+  if (touchesProduction && (await touchesProduction(parsed.data, guard.session.userId))) {
+    const refused = await freshSignInRefusal(guard.session, formData);
+    if (refused) return refused;
+  }
   try {
     const data = await work(parsed.data, await actorFor(guard.session));
     // The list, the key pages and the activity log all show what changed.
@@ -64,10 +86,15 @@ type State = ActionState<KeyActionData>;
 type Result = Promise<ActionResult<KeyActionData>>;
 
 export async function createKeyAction(_previous: State, formData: FormData): Result {
-  return run(formData, createKeySchema, async (input, actor) => {
-    const { key, secret } = await createKey(actor, input);
-    return { keyId: key.id, label: key.label, secret, message: `Created “${key.label}”.` };
-  });
+  return run(
+    formData,
+    createKeySchema,
+    async (input, actor) => {
+      const { key, secret } = await createKey(actor, input);
+      return { keyId: key.id, label: key.label, secret, message: `Created “${key.label}”.` };
+    },
+    async (input) => input.environment === "prod",
+  );
 }
 
 export async function renameKeyAction(_previous: State, formData: FormData): Result {
@@ -78,63 +105,95 @@ export async function renameKeyAction(_previous: State, formData: FormData): Res
 }
 
 export async function updateRestrictionsAction(_previous: State, formData: FormData): Result {
-  return run(formData, updateRestrictionsSchema, async (input, actor) => {
-    const key = await updateRestrictions(actor, input.keyId, input.restrictions);
-    return {
-      keyId: key.id,
-      label: key.label,
-      message: `Saved what “${key.label}” can do. It applies from the next request.`,
-    };
-  });
+  return run(
+    formData,
+    updateRestrictionsSchema,
+    async (input, actor) => {
+      const key = await updateRestrictions(actor, input.keyId, input.restrictions);
+      return {
+        keyId: key.id,
+        label: key.label,
+        message: `Saved what “${key.label}” can do. It applies from the next request.`,
+      };
+    },
+    productionKey,
+  );
 }
 
 export async function narrowScopesAction(_previous: State, formData: FormData): Result {
-  return run(formData, narrowScopesSchema, async (input, actor) => {
-    const current = await getKey(actor.userId, input.keyId);
-    if (!current) throw new KeyActionError(KEY_NOT_FOUND);
-    const key = await updateRestrictions(actor, input.keyId, { ...current.restrictions, scopes: input.scopes });
-    return { keyId: key.id, label: key.label, message: `Narrowed “${key.label}” to ${input.scopes.join(", ")}.` };
-  });
+  return run(
+    formData,
+    narrowScopesSchema,
+    async (input, actor) => {
+      const current = await getKey(actor.userId, input.keyId);
+      if (!current) throw new KeyActionError(KEY_NOT_FOUND);
+      const key = await updateRestrictions(actor, input.keyId, { ...current.restrictions, scopes: input.scopes });
+      return { keyId: key.id, label: key.label, message: `Narrowed “${key.label}” to ${input.scopes.join(", ")}.` };
+    },
+    productionKey,
+  );
 }
 
 export async function rotateKeyAction(_previous: State, formData: FormData): Result {
-  return run(formData, rotateKeySchema, async (input, actor) => {
-    const now = new Date();
-    const { key, secret, oldKeyStopsAt } = await rotateKey(actor, input.keyId, input.grace, now);
-    return {
-      keyId: key.id,
-      label: key.label,
-      secret,
-      message: `Rotated “${key.label}”. ${rotationOutcome(oldKeyStopsAt, now, absoluteTime(oldKeyStopsAt))}`,
-    };
-  });
+  return run(
+    formData,
+    rotateKeySchema,
+    async (input, actor) => {
+      const now = new Date();
+      const { key, secret, oldKeyStopsAt } = await rotateKey(actor, input.keyId, input.grace, now);
+      return {
+        keyId: key.id,
+        label: key.label,
+        secret,
+        message: `Rotated “${key.label}”. ${rotationOutcome(oldKeyStopsAt, now, absoluteTime(oldKeyStopsAt))}`,
+      };
+    },
+    productionKey,
+  );
 }
 
 export async function revokeKeyAction(_previous: State, formData: FormData): Result {
-  return run(formData, revokeKeySchema, async (input, actor) => {
-    const key = await revokeKey(actor, input.keyId, input.reason);
-    return { keyId: key.id, label: key.label, message: `Revoked “${key.label}”. It stopped working just now.` };
-  });
+  return run(
+    formData,
+    revokeKeySchema,
+    async (input, actor) => {
+      const key = await revokeKey(actor, input.keyId, input.reason);
+      return { keyId: key.id, label: key.label, message: `Revoked “${key.label}”. It stopped working just now.` };
+    },
+    productionKey,
+  );
 }
 
 export async function reportLeakAction(_previous: State, formData: FormData): Result {
-  return run(formData, keyActionSchema, async (input, actor) => {
-    const outcome = await reportLeak(actor, input.keyId);
-    const label = outcome.revoked.label;
-    if (outcome.replacement) {
+  return run(
+    formData,
+    keyActionSchema,
+    async (input, actor) => {
+      const outcome = await reportLeak(actor, input.keyId);
+      const label = outcome.revoked.label;
+      if (outcome.replacement) {
+        return {
+          keyId: outcome.replacement.key.id,
+          label,
+          secret: outcome.replacement.secret,
+          leakedKeyId: outcome.revoked.id,
+          message: `“${label}” is revoked: it stopped working just now. Deploy this replacement.`,
+        };
+      }
       return {
-        keyId: outcome.replacement.key.id,
+        keyId: outcome.existingReplacementId ?? outcome.revoked.id,
         label,
-        secret: outcome.replacement.secret,
         leakedKeyId: outcome.revoked.id,
-        message: `“${label}” is revoked: it stopped working just now. Deploy this replacement.`,
+        message: `“${label}” is revoked: it stopped working just now. Its replacement ${outcome.existingReplacementId} from the earlier rotation stands.`,
       };
-    }
-    return {
-      keyId: outcome.existingReplacementId ?? outcome.revoked.id,
-      label,
-      leakedKeyId: outcome.revoked.id,
-      message: `“${label}” is revoked: it stopped working just now. Its replacement ${outcome.existingReplacementId} from the earlier rotation stands.`,
-    };
+    },
+    productionKey,
+  );
+}
+
+export async function dismissLeakNoticeAction(_previous: State, formData: FormData): Result {
+  return run(formData, keyActionSchema, async (input, actor) => {
+    const key = await dismissLeakNotice(actor, input.keyId);
+    return { keyId: key.id, label: key.label, message: `Dismissed the notice about “${key.label}”.` };
   });
 }

@@ -24,6 +24,8 @@ export interface KnownKey {
   rateLimitByOperator: boolean;
   /** ApiKey.version when read: raised by every change to the key (lib/db.ts). */
   version: number;
+  /** A decoy key: never works, and its use raises an alert (lib/keys/decoy.ts). */
+  decoy: boolean;
 }
 
 export interface KeyStore {
@@ -47,6 +49,7 @@ interface KeyRow {
   rateLimit: number | bigint | null;
   rateLimitByOperator: boolean | number | bigint;
   version: number | bigint;
+  decoy: boolean | number | bigint;
 }
 
 const toDate = (value: Date | string | number | null) =>
@@ -69,6 +72,7 @@ function toKnownKey(row: KeyRow): KnownKey {
     }),
     rateLimitByOperator: Boolean(row.rateLimitByOperator),
     version: Number(row.version),
+    decoy: Boolean(row.decoy),
   };
 }
 
@@ -78,7 +82,7 @@ export function databaseKeyStore(db: Db): KeyStore {
     async byDigest(digest) {
       const rows = await db.$queryRaw<KeyRow[]>`
         SELECT "id", "publicId", "userId", "environment", "revokedAt", "expiresAt", "successorId", "lastUsedAt",
-               "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version"
+               "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version", "decoy"
         FROM "ApiKey" WHERE "digest" = ${digest}`;
       return rows[0] ? toKnownKey(rows[0]) : null;
     },
@@ -100,7 +104,7 @@ export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
   const connection = new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 });
   const byDigest = connection.prepare<[string], KeyRow>(`
     SELECT "id", "publicId", "userId", "environment", "revokedAt", "expiresAt", "successorId", "lastUsedAt",
-           "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version"
+           "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version", "decoy"
     FROM "ApiKey" WHERE "digest" = ?`);
   const versionOf = connection.prepare<[string], { version: number }>(`SELECT "version" FROM "ApiKey" WHERE "id" = ?`);
   return {
@@ -123,7 +127,7 @@ export function postgresKeyStore(pool: Pick<pg.Pool, "query">): KeyStore {
   const byDigest = {
     name: "keyport_key_by_digest",
     text: `SELECT "id", "publicId", "userId", "environment", ${utc("revokedAt")}, ${utc("expiresAt")}, "successorId",
-             ${utc("lastUsedAt")}, "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version"
+             ${utc("lastUsedAt")}, "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version", "decoy"
            FROM "ApiKey" WHERE "digest" = $1`,
   };
   const versionOf = { name: "keyport_key_version", text: `SELECT "version" FROM "ApiKey" WHERE "id" = $1` };

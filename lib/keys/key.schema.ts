@@ -93,6 +93,8 @@ export const createKeySchema = z
     environment: z.enum(KEY_ENVIRONMENTS, { error: "Choose Development or Production." }),
     expiry: z.enum(EXPIRY_CHOICES, { error: "Choose when the key expires." }),
     expiryDate: z.string().optional(),
+    // A checkbox: "on" when ticked, absent otherwise.
+    decoy: z.literal("on").optional(),
     ...restrictionFields,
   })
   .transform((input, ctx) => {
@@ -120,7 +122,7 @@ export const createKeySchema = z
     }
     const restrictions = toRestrictions(input, ctx);
     if (restrictions === z.NEVER) return z.NEVER;
-    return { label: input.label, environment: input.environment, expiresAt, restrictions };
+    return { label: input.label, environment: input.environment, expiresAt, restrictions, decoy: input.decoy === "on" };
   });
 
 export const renameKeySchema = z.object({ keyId: keyIdSchema, label: labelSchema });

@@ -4,6 +4,7 @@ import { db, type Db } from "../db";
 import { getEnv } from "../env";
 import { rateLimits } from "../env-schema";
 import { log } from "../log";
+import { queueKeyChanged, queueKeyReportedLeaked } from "../mail/account-notices";
 import { keyDigest } from "./digest";
 import { KEY_NOT_FOUND, KeyActionError } from "./errors";
 import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
@@ -41,6 +42,8 @@ export interface RotatedKey extends IssuedKey {
 async function lockUserKeys(tx: Tx, userId: string, now: Date) {
   // A write to the user's row first: on PostgreSQL its row lock makes this
   // user's concurrent key transactions take turns (SQLite has one writer anyway).
+  // Every key transaction takes it before any key row, since the activity row
+  // each one writes locks the user's row too (lib/audit.ts): one order, no deadlock.
   await tx.user.update({ where: { id: userId }, data: { keysChangedAt: now } });
 }
 
@@ -57,6 +60,8 @@ interface NewKey {
   restrictions: KeyRestrictions;
   /** Whether the operator set the rate limit (it may then stay above the environment's default). */
   rateLimitByOperator: boolean;
+  /** A decoy key (lib/keys/decoy.ts): never works, its use raises an alert. */
+  decoy?: boolean;
 }
 
 /** Who may set a limit above the environment's default: the operator CLI, never the dashboard. */
@@ -106,6 +111,7 @@ async function insertKey(tx: Tx, userId: string, input: NewKey, now: Date) {
       createdAt: now,
       ...toStoredRestrictions(input.restrictions),
       rateLimitByOperator: input.rateLimitByOperator,
+      decoy: input.decoy ?? false,
     },
     select: { id: true, ...keyViewSelect },
   });
@@ -151,8 +157,9 @@ export async function createKey(
     await recordAudit(tx, actor, "key.created", row.publicId, {
       environment: input.environment,
       label: input.label,
-      ...describeRestrictions(restrictions),
+      ...(input.decoy ? { decoy: true } : describeRestrictions(restrictions)),
     });
+    await queueKeyChanged(tx, actor.userId, row, "created", now);
     return { key: toKeyView(row, now), secret };
   });
   log.info("key.created", { user_id: actor.userId, key_id: issued.key.id, environment: issued.key.environment });
@@ -161,6 +168,7 @@ export async function createKey(
 
 export async function renameKey(actor: Actor, publicId: string, label: string): Promise<KeyView> {
   return db.$transaction(async (tx) => {
+    await lockUserKeys(tx, actor.userId, new Date());
     const key = await findOwnedKey(tx, actor.userId, publicId);
     const row = await tx.apiKey.update({ where: { id: key.id }, data: { label }, select: keyViewSelect });
     await recordAudit(tx, actor, "key.renamed", publicId, { from: key.label, to: label });
@@ -181,6 +189,7 @@ export async function updateRestrictions(
   now = new Date(),
 ): Promise<KeyView> {
   const view = await db.$transaction(async (tx) => {
+    await lockUserKeys(tx, actor.userId, now);
     const key = await findOwnedKey(tx, actor.userId, publicId);
     const status = keyStatus(key, now);
     if (status === "revoked" || status === "expired") {
@@ -241,6 +250,10 @@ export async function rotateKey(
     await lockUserKeys(tx, actor.userId, now);
     const old = await findOwnedKey(tx, actor.userId, publicId);
     refuseUnlessActive(old, now, "rotated");
+    if (old.decoy)
+      throw new KeyActionError(
+        "A decoy key is never used, so there is nothing to rotate: revoke it, or create another.",
+      );
     const { row, secret } = await insertKey(
       tx,
       actor.userId,
@@ -269,6 +282,7 @@ export async function rotateKey(
       grace,
     });
     await recordReplacementCreated(tx, actor, row.publicId, old, "rotation");
+    await queueKeyChanged(tx, actor.userId, old, "rotated", now);
     return { key: toKeyView(row, now), secret, oldKeyStopsAt: oldExpiresAt };
   });
   log.info("key.rotated", { user_id: actor.userId, key_id: publicId, replacement_key_id: issued.key.id, grace });
@@ -283,6 +297,7 @@ export async function revokeKey(
   now = new Date(),
 ): Promise<KeyView> {
   const view = await db.$transaction(async (tx) => {
+    await lockUserKeys(tx, actor.userId, now);
     const key = await findOwnedKey(tx, actor.userId, publicId);
     const { count } = await tx.apiKey.updateMany({
       where: { id: key.id, revokedAt: null },
@@ -290,6 +305,7 @@ export async function revokeKey(
     });
     if (count !== 1) throw new KeyActionError("This key is already revoked.");
     await recordAudit(tx, actor, "key.revoked", publicId, reason ? { reason } : undefined);
+    await queueKeyChanged(tx, actor.userId, key, "revoked", now);
     return toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
   });
   log.info("key.revoked", { user_id: actor.userId, key_id: publicId });
@@ -303,19 +319,38 @@ export interface LeakOutcome {
   existingReplacementId: string | null;
 }
 
+/** Who reported a key leaked: its owner in the dashboard, or, with no one signed in, a report. */
+export type LeakSource = "dashboard" | "secret-scanning" | "public-report";
+
+export interface LeakReport {
+  source: LeakSource;
+  /** Where it was found (a report's public URL), if said. */
+  url: string | null;
+  /** Issue a replacement (the owner in the dashboard); a report leaves that to the owner. */
+  replace: boolean;
+}
+
+export type RevokeLeakedOutcome = ({ status: "revoked" } & LeakOutcome) | { status: "already_revoked" | "expired" };
+
 /**
- * The emergency: revoke the key at once, with no grace, and issue its
- * replacement. A key already in a rotation's grace period is revoked, and its
- * existing replacement stands.
+ * The one way a leaked key is revoked, whoever reports it: at once, with no
+ * grace, in one transaction with its activity row (naming the source and the
+ * URL) and the owner's notice. With `replace`, the replacement is issued too
+ * (a key already in a rotation's grace period keeps the replacement it has).
+ * A key already revoked or expired is left as it is.
  */
-export async function reportLeak(actor: Actor, publicId: string, now = new Date()): Promise<LeakOutcome> {
-  const outcome = await db.$transaction(async (tx) => {
+export async function revokeLeaked(
+  actor: Actor,
+  publicId: string,
+  report: LeakReport,
+  now = new Date(),
+): Promise<RevokeLeakedOutcome> {
+  const outcome = await db.$transaction(async (tx): Promise<RevokeLeakedOutcome> => {
     await lockUserKeys(tx, actor.userId, now);
     const key = await findOwnedKey(tx, actor.userId, publicId);
     const status = keyStatus(key, now);
-    if (status === "revoked") throw new KeyActionError("This key is already revoked: it no longer works.");
-    if (status === "expired")
-      throw new KeyActionError("This key has expired: it no longer works, so it cannot be used by anyone.");
+    if (status === "revoked") return { status: "already_revoked" };
+    if (status === "expired") return { status: "expired" };
 
     let replacement: IssuedKey | null = null;
     let successorId = key.successorId;
@@ -325,7 +360,8 @@ export async function reportLeak(actor: Actor, publicId: string, now = new Date(
       if (!successor || keyStatus(successor, now) === "revoked" || keyStatus(successor, now) === "expired")
         successorId = null;
     }
-    if (!successorId) {
+    // A decoy is never replaced: a replacement would be a real key.
+    if (!successorId && report.replace && !key.decoy) {
       const { row, secret } = await insertKey(
         tx,
         actor.userId,
@@ -342,20 +378,51 @@ export async function reportLeak(actor: Actor, publicId: string, now = new Date(
       successorId = row.id;
       await recordReplacementCreated(tx, actor, row.publicId, key, "leak");
     }
+    const reported = report.source !== "dashboard";
     const { count } = await tx.apiKey.updateMany({
       where: { id: key.id, revokedAt: null },
-      data: { revokedAt: now, revokedReason: "leaked", successorId },
+      data: {
+        revokedAt: now,
+        revokedReason: "leaked",
+        successorId,
+        ...(reported ? { leakSource: report.source, leakUrl: report.url } : {}),
+      },
     });
-    if (count !== 1) throw new KeyActionError("This key is already revoked: it no longer works.");
+    if (count !== 1) return { status: "already_revoked" };
     const revoked = toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
     const replacementId = revoked.successor?.id ?? null;
-    await recordAudit(tx, actor, "key.leaked", publicId, { replacement: replacementId });
-    return { revoked, replacement, existingReplacementId: replacement ? null : replacementId };
+    await recordAudit(tx, actor, "key.leaked", publicId, {
+      replacement: replacementId,
+      ...(reported ? { source: report.source, url: report.url } : {}),
+    });
+    if (reported) await queueKeyReportedLeaked(tx, actor.userId, key, report, now);
+    else await queueKeyChanged(tx, actor.userId, key, "leaked", now);
+    return { status: "revoked", revoked, replacement, existingReplacementId: replacement ? null : replacementId };
   });
-  log.warn("key.leaked", {
-    user_id: actor.userId,
-    key_id: publicId,
-    replacement_key_id: outcome.revoked.successor?.id,
-  });
+  if (outcome.status === "revoked") {
+    log.warn("key.leaked", {
+      user_id: actor.userId,
+      key_id: publicId,
+      source: report.source,
+      replacement_key_id: outcome.revoked.successor?.id,
+    });
+  }
+  return outcome;
+}
+
+/** The owner has seen that a report revoked this key: the dashboard stops showing its notice. */
+export async function dismissLeakNotice(actor: Actor, publicId: string, now = new Date()): Promise<KeyView> {
+  const key = await db.apiKey.findFirst({ where: { publicId, userId: actor.userId, leakSource: { not: null } } });
+  if (!key) throw new KeyActionError(KEY_NOT_FOUND);
+  const row = await db.apiKey.update({ where: { id: key.id }, data: { leakSeenAt: now }, select: keyViewSelect });
+  return toKeyView(row, now);
+}
+
+/** The dashboard's "this key leaked": revoke at once and issue the replacement. */
+export async function reportLeak(actor: Actor, publicId: string, now = new Date()): Promise<LeakOutcome> {
+  const outcome = await revokeLeaked(actor, publicId, { source: "dashboard", url: null, replace: true }, now);
+  if (outcome.status === "expired")
+    throw new KeyActionError("This key has expired: it no longer works, so it cannot be used by anyone.");
+  if (outcome.status !== "revoked") throw new KeyActionError("This key is already revoked: it no longer works.");
   return outcome;
 }

@@ -84,3 +84,54 @@ export async function listActivity(
   }));
   return { items, page, pageCount, total } satisfies Page<ActivityEntry>;
 }
+
+export interface ReportedLeak {
+  keyId: string;
+  label: string;
+  environment: KeyEnvironment;
+  source: "secret-scanning" | "public-report";
+  url: string | null;
+  revokedAt: Date;
+}
+
+/** Keys a report (not their owner) revoked, which the owner has not yet dismissed from the dashboard. */
+export async function listReportedLeaks(userId: string): Promise<ReportedLeak[]> {
+  const rows = await db.apiKey.findMany({
+    where: { userId, leakSource: { not: null }, leakSeenAt: null, revokedAt: { not: null } },
+    orderBy: { revokedAt: "desc" },
+    take: 20,
+    select: { publicId: true, label: true, environment: true, leakSource: true, leakUrl: true, revokedAt: true },
+  });
+  return rows.map((row) => ({
+    keyId: row.publicId,
+    label: row.label,
+    environment: row.environment as KeyEnvironment,
+    source: row.leakSource === "secret-scanning" ? "secret-scanning" : "public-report",
+    url: row.leakUrl,
+    revokedAt: row.revokedAt!,
+  }));
+}
+
+export interface DecoyUses {
+  count: number;
+  lastAt: Date;
+  lastIp: string | null;
+}
+
+/** How often each of these decoy keys was used (its alerts in the activity log), and the last use. */
+export async function decoyUses(userId: string, keyIds: string[]): Promise<Map<string, DecoyUses>> {
+  const uses = new Map<string, DecoyUses>();
+  if (keyIds.length === 0) return uses;
+  const rows = await db.auditEvent.findMany({
+    where: { userId, action: "key.decoy_used", keyId: { in: keyIds } },
+    orderBy: { seq: "desc" },
+    take: 1_000,
+    select: { keyId: true, createdAt: true, ip: true },
+  });
+  for (const row of rows) {
+    const seen = uses.get(row.keyId!);
+    if (seen) seen.count += 1;
+    else uses.set(row.keyId!, { count: 1, lastAt: row.createdAt, lastIp: row.ip });
+  }
+  return uses;
+}

@@ -16,8 +16,10 @@ export const isUsable = (status: KeyStatus) => status === "active" || status ===
 export type KeyActionKind = "rotate" | "leak" | "revoke";
 
 /** What can be done to a key in this status: the list's menu and the key page offer exactly these. */
-export function availableActions(status: KeyStatus): KeyActionKind[] {
+export function availableActions(status: KeyStatus, { decoy = false } = {}): KeyActionKind[] {
   const actions: KeyActionKind[] = [];
+  // A decoy is only ever revoked: rotating or replacing it would make a real key.
+  if (decoy) return isUsable(status) ? ["revoke"] : [];
   if (status === "active") actions.push("rotate");
   if (isUsable(status)) actions.push("leak", "revoke");
   return actions;

@@ -24,7 +24,7 @@ export type FoundKey = Pick<VerifiedKey, "id" | "publicId" | "userId">;
 export type Verification =
   | { ok: true; key: VerifiedKey; /** This instance's cache answered (lib/keys/key-cache.ts). */ cached: boolean }
   | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "revoked" | "expired"; key: FoundKey };
+  | { ok: false; reason: "revoked" | "expired" | "decoy"; key: FoundKey };
 
 /**
  * Checks a presented key: format and checksum first (no database or cache for
@@ -41,8 +41,10 @@ export async function verifyApiKey(
   const found = await keys.find(keyDigest(secret));
   if (!found) return { ok: false, reason: "invalid" };
   const { key, cached } = found;
-  const status = keyStatus(key, now);
   const { id, publicId, userId } = key;
+  // Before its status: a decoy is answered as unknown whether or not it was revoked.
+  if (key.decoy) return { ok: false, reason: "decoy", key: { id, publicId, userId } };
+  const status = keyStatus(key, now);
   if (status === "revoked" || status === "expired") return { ok: false, reason: status, key: { id, publicId, userId } };
   // The cached entry itself: recordKeyUse moves its lastUsedAt, so this instance touches the row once a minute.
   return { ok: true, key, cached };

@@ -34,6 +34,8 @@ export interface KeyView {
   restrictions: KeyRestrictions;
   /** The operator set its rate limit (it may be above the environment's default). */
   rateLimitByOperator: boolean;
+  /** A decoy: it never works, and any use of it raises an alert (lib/keys/decoy.ts). */
+  decoy: boolean;
 }
 
 const link = { select: { publicId: true, label: true } } as const;
@@ -54,6 +56,7 @@ export const keyViewSelect = {
   predecessor: link,
   ...restrictionsSelect,
   rateLimitByOperator: true,
+  decoy: true,
 } as const;
 
 type SelectedLink = { publicId: string; label: string } | null;
@@ -87,5 +90,6 @@ export function toKeyView(row: SelectedKey, now = new Date()): KeyView {
     predecessor: toLink(row.predecessor),
     restrictions: fromStoredRestrictions(row),
     rateLimitByOperator: row.rateLimitByOperator,
+    decoy: row.decoy,
   };
 }

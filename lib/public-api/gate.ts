@@ -4,6 +4,7 @@ import { getEnv } from "../env";
 import { preparedErrorResponse } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
 import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs";
+import { alertDecoyUse } from "../keys/decoy";
 import { ipAllowed } from "../keys/ip-allowlist";
 import type { KeyLookup } from "../keys/key-cache";
 import { UNRESTRICTED } from "../keys/restrictions";
@@ -38,7 +39,7 @@ import { allows } from "./scopes";
 //   4. header parsing 401/400     11. the key's rate limit 429
 //   5. format and checksum 401    12. the account-wide rate limit 429
 //   6. lookup by digest 401       13. body size 413, content type 415,
-//   7. (decoy keys, when added)       body and query 400
+//   7. decoy key: answered as 6      body and query 400
 // The allowlist comes before the scope, so a caller outside the key's range
 // learns nothing about what the key may do. Browser cookies play no part.
 
@@ -61,7 +62,8 @@ function allowHeader(routes: PublicRoute[]): string {
   return [...methods].join(", ");
 }
 
-async function verify(secret: string, trace: Trace, keys: KeyLookup): Promise<VerifiedKey> {
+async function verify(request: Request, trace: Trace, keys: KeyLookup): Promise<VerifiedKey> {
+  const secret = presentedKey(request.headers);
   let verification;
   try {
     verification = await verifyApiKey(secret, new Date(), keys);
@@ -74,11 +76,21 @@ async function verify(secret: string, trace: Trace, keys: KeyLookup): Promise<Ve
     trace.keyCached = verification.cached;
     return verification.key;
   }
-  if (verification.reason !== "invalid") trace.found = verification.key;
+  if (verification.reason === "decoy") {
+    // Step 7: exactly the unknown-key answer, with nothing recorded as usage;
+    // the alert is written after this answer, off the request path.
+    alertDecoyUse(verification.key, {
+      ip: clientIp(request.headers, getEnv().TRUST_PROXY),
+      userAgent: cleanUserAgent(request.headers.get("user-agent")),
+      route: trace.route?.name ?? "unknown route",
+    });
+    throw invalidKey();
+  }
+  if (verification.reason === "invalid") throw invalidKey();
+  trace.found = verification.key;
   const challenge = { "WWW-Authenticate": WWW_AUTHENTICATE_INVALID };
   if (verification.reason === "revoked") throw new ApiError("revoked_api_key", { headers: challenge });
-  if (verification.reason === "expired") throw new ApiError("expired_api_key", { headers: challenge });
-  throw invalidKey();
+  throw new ApiError("expired_api_key", { headers: challenge });
 }
 
 /** Step 9: a key with an allowlist works only from inside it. The message names no range. */
@@ -143,7 +155,7 @@ async function pipeline(request: Request, url: URL, trace: Trace, services: Gate
   const route = matchRoute(request, url);
   trace.route = route;
   refuseKeyInUrl(url);
-  const key = await verify(presentedKey(request.headers), trace, services.keys);
+  const key = await verify(request, trace, services.keys);
   trace.key = key;
   const ip = clientIp(request.headers, getEnv().TRUST_PROXY);
   refuseOutsideAllowlist(key, ip);

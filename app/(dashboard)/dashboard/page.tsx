@@ -3,11 +3,14 @@ import Link from "next/link";
 import { CreateKeyButton } from "@/components/keys/key-buttons";
 import { KeyFilters } from "@/components/keys/key-filters";
 import { KeyList } from "@/components/keys/key-list";
+import { ReportedLeaksNotice } from "@/components/keys/reported-leaks-notice";
 import { Pagination } from "@/components/pagination";
 import { buttonClasses } from "@/components/ui/button";
 import { requirePageSession } from "@/lib/auth/guard";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
-import { getKey, listKeys } from "@/lib/keys/queries";
+import { decoyUses, getKey, listKeys, listReportedLeaks, type DecoyUses } from "@/lib/keys/queries";
+import { displayIp } from "@/lib/format-ip";
+import { absoluteTime } from "@/lib/format-time";
 import type { UsageNote } from "@/components/keys/key-list";
 import { afterEndText } from "@/components/usage/after-end-notice";
 import { rotationShareText } from "@/components/usage/rotation-meter";
@@ -15,6 +18,12 @@ import { requestsLast24h } from "@/lib/usage/queries";
 import { listSignals } from "@/lib/usage/signals";
 
 export const metadata: Metadata = { title: "API keys" };
+
+/** The badge under a decoy's label once it has been used: wherever it was kept has leaked. */
+function decoyUseText(use: DecoyUses): string {
+  const times = use.count === 1 ? "once" : `${use.count} times`;
+  return `Decoy used ${times}, last from ${displayIp(use.lastIp)} at ${absoluteTime(use.lastAt)}: where it was kept has leaked`;
+}
 
 export default async function DashboardPage({
   searchParams,
@@ -31,9 +40,14 @@ export default async function DashboardPage({
   const pinned = created && !keys.items.some((key) => key.id === created.id) ? created : undefined;
   const shownIds = [...keys.items, ...(pinned ? [pinned] : [])].map((key) => key.id);
   const shown = [...keys.items, ...(pinned ? [pinned] : [])];
-  const [requests24h, signals] = await Promise.all([
+  const [requests24h, signals, reportedLeaks, decoys] = await Promise.all([
     requestsLast24h(session.userId, shownIds, now),
     listSignals(session.userId, shown, now),
+    listReportedLeaks(session.userId),
+    decoyUses(
+      session.userId,
+      shown.filter((key) => key.decoy).map((key) => key.id),
+    ),
   ]);
   // Under a key's label: use after it stopped working, and how far its rotation has got.
   const usageNotes: Record<string, UsageNote[]> = {};
@@ -41,7 +55,9 @@ export default async function DashboardPage({
     const afterEnd = signals.afterEnd.get(key.id);
     const rotation = signals.rotation.get(key.id);
     const share = rotation ? rotationShareText(rotation) : null;
+    const decoy = decoys.get(key.id);
     const notes: UsageNote[] = [
+      ...(decoy ? [{ text: decoyUseText(decoy), tone: "danger" as const }] : []),
       ...(afterEnd ? [{ text: afterEndText(key, afterEnd), tone: "danger" as const }] : []),
       ...(share ? [{ text: share, tone: "warning" as const }] : []),
     ];
@@ -72,6 +88,7 @@ export default async function DashboardPage({
           <CreateKeyButton />
         </div>
       </div>
+      <ReportedLeaksNotice leaks={reportedLeaks} />
       <div className="mt-6">
         <KeyFilters values={{ env: query.env, status: query.status, inactive: Boolean(query.inactive) }} />
       </div>

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { ActivityList } from "@/components/activity/activity-list";
 import { KeyAccess } from "@/components/keys/key-access";
 import { KeyActionButtons } from "@/components/keys/key-buttons";
-import { EnvironmentBadge, StatusBadge } from "@/components/keys/key-badges";
+import { DecoyBadge, EnvironmentBadge, StatusBadge } from "@/components/keys/key-badges";
 import { KeyFacts } from "@/components/keys/key-facts";
 import { RenameKey } from "@/components/keys/rename-key";
 import { requirePageSession } from "@/lib/auth/guard";
@@ -57,7 +57,7 @@ export default async function KeyPage({
     ),
   ]);
   const signals = await keySignals(session.userId, key, now);
-  const target = { id: key.id, label: key.label, status: key.status };
+  const target = { id: key.id, label: key.label, status: key.status, decoy: key.decoy };
 
   return (
     <>
@@ -78,6 +78,7 @@ export default async function KeyPage({
           )}
           <div className="flex flex-wrap gap-2">
             <EnvironmentBadge environment={key.environment} />
+            <DecoyBadge decoy={key.decoy} />
             <StatusBadge status={key.status} />
           </div>
         </div>

@@ -1,0 +1,72 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { db } from "../db";
+import { log } from "../log";
+import { keyDigest } from "./digest";
+import { recordDecoyUse } from "./decoy";
+import { parseApiKey } from "./format";
+import { revokeLeaked, type LeakSource } from "./lifecycle";
+
+// A key reported found by someone other than its owner: GitHub's secret
+// scanning (POST /webhooks/secret-scanning) or the public report form. The
+// report never issues a replacement (the owner decides) and is acted on as
+// the report's source, a system actor on the owner's activity log.
+
+/** The public report form's one answer, whatever the key turned out to be. */
+export const REPORT_THANKS =
+  "Thank you. If that was a live Keyport key, it no longer works, and its owner has been told where it was found.";
+export const REPORTS_PER_IP_PER_HOUR = 10;
+
+/**
+ * Where a report says a key was found, as it is kept and mailed: an http(s)
+ * URL, re-serialised by the URL parser (which drops tabs and line breaks and
+ * percent-encodes spaces, so a reporter cannot write lines into the owner's
+ * email), at most 2,000 characters; anything else is not kept.
+ */
+export function publicUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
+    return parsed.href.length <= 2_000 ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export type ReportLabel = "true_positive" | "false_positive";
+
+/** The SHA-256 of a reported token in hex: what a report's answer and our logs name, never the token. */
+export const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Acts on one reported token and labels it as GitHub's feedback format does:
+ * a token that fails the format or checksum is false_positive with no lookup;
+ * one that matches no key is false_positive; a live key is revoked at once and
+ * a revoked or expired one left as it is, both true_positive; a decoy raises
+ * its alert (and stays as it is), true_positive too.
+ */
+export async function actOnReportedToken(
+  token: string,
+  report: { source: Exclude<LeakSource, "dashboard">; url: string | null },
+): Promise<ReportLabel> {
+  if (!parseApiKey(token)) return "false_positive";
+  const key = await db.apiKey.findUnique({
+    where: { digest: keyDigest(token) },
+    select: { id: true, userId: true, publicId: true, decoy: true },
+  });
+  if (!key) {
+    log.info("key.report.unknown", { source: report.source, token_hash: tokenHash(token) });
+    return "false_positive";
+  }
+  if (key.decoy) {
+    // Found where it was placed: that place leaked. The decoy stays armed.
+    const route = report.source === "secret-scanning" ? "GitHub secret-scanning report" : "public report form";
+    await recordDecoyUse(key, { ip: null, userAgent: report.source, route, url: report.url });
+    return "true_positive";
+  }
+  const actor = { userId: key.userId, ip: null, userAgent: report.source };
+  const outcome = await revokeLeaked(actor, key.publicId, { ...report, replace: false });
+  log.warn("key.report.matched", { source: report.source, key_id: key.publicId, outcome: outcome.status });
+  return "true_positive";
+}
