@@ -144,6 +144,31 @@ export default function KeepingKeysSafePage() {
             </p>
           ),
         },
+        {
+          id: "found-in-public",
+          title: "Keys found in public are revoked for you",
+          content: (
+            <p>
+              Keyport keys have a fixed prefix and a checksum, so GitHub&apos;s secret scanning recognises them: when
+              one turns up in public code, GitHub reports it to Keyport, which revokes it at once and tells you by email
+              and on the dashboard. No replacement is made without you. Anyone else who finds a key can hand it in at{" "}
+              <Link href="/report-a-key">Report a key</Link>, with the same result.
+            </p>
+          ),
+        },
+        {
+          id: "decoy-keys",
+          title: "Decoy keys tell you when a place leaks",
+          content: (
+            <p>
+              A <strong>decoy key</strong> (tick &ldquo;Decoy key&rdquo; when you create one) looks like any other key
+              and never works: the API answers it exactly as it answers a key that does not exist, so whoever tries it
+              learns nothing. Every attempt is in your activity log with its IP and route, the key&apos;s row says so,
+              and you get an email (at most one an hour). Put one in a config file, a CI secret or a backup, and you
+              learn the moment that place leaks: then rotate the real keys that were kept beside it.
+            </p>
+          ),
+        },
       ]}
     />
   );

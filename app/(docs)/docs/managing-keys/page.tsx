@@ -63,6 +63,19 @@ export default function ManagingKeysPage() {
           ),
         },
         {
+          id: "fresh-sign-in",
+          title: "A fresh sign-in for production keys",
+          content: (
+            <p>
+              Creating a production key, and rotating, revoking, reporting leaked or changing the access of one, needs a
+              sign-in from the last 10 minutes. If yours is older, the dashboard asks for your password (or a code from
+              your two-factor app) in a dialog, then carries on with the change you asked for: nothing you chose is
+              lost. Development keys never ask. Turn on two-factor sign-in on your account page, so a stolen password
+              alone cannot reach your production keys.
+            </p>
+          ),
+        },
+        {
           id: "rotation",
           title: "Rotation with a grace period",
           content: (

@@ -97,6 +97,34 @@ export default function SessionsAndKeysPage() {
             </>
           ),
         },
+        {
+          id: "neither",
+          title: "Two routes take neither",
+          content: (
+            <>
+              <p>
+                Two routes outside the public API need no session and no key, because all they can do is take a leaked
+                key away from whoever leaked it:
+              </p>
+              <ul>
+                <li>
+                  <code>POST /webhooks/secret-scanning</code>, where GitHub reports Keyport keys it finds in public
+                  code. It is authenticated by GitHub&apos;s signature over the raw body (ECDSA P-256); an unsigned or
+                  badly signed report gets <code>401 invalid_signature</code> and changes nothing.
+                </li>
+                <li>
+                  <Link href="/report-a-key">Report a key</Link>, a form where anyone who found a key can hand it in. It
+                  answers the same whatever the key was, and keeps nothing of what was pasted.
+                </li>
+              </ul>
+              <p>
+                A live key reported either way is revoked at once, and its owner is told by email and on the dashboard;
+                no replacement is made without them. Both still refuse a request with a key in a credential header (
+                <code>403 api_key_not_allowed</code>), and a session cookie gains nothing there.
+              </p>
+            </>
+          ),
+        },
       ]}
     />
   );
