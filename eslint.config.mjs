@@ -12,6 +12,8 @@ const config = [
       "next-env.d.ts",
       "test-results/**",
       "playwright-report/**",
+      // The public API's bundle, built by scripts/build-gate.mjs from lib/.
+      "dist/**",
     ],
   },
   {

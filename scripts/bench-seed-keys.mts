@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 process.env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
+process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
 process.env.KEYPORT_LOG_TO_STDERR = "1";
 const { db, dbProvider } = await import("../lib/db");
 const { keyDigest } = await import("../lib/keys/digest");

@@ -165,6 +165,8 @@ async function benchTarget(label, databaseEnv) {
     ...baseEnv,
     NODE_ENV: "production",
     AUTH_SECRET: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    MAIL_DISABLED: "1",
     WORKER_DISABLED: "1",
     RATE_LIMIT_DEV_PER_MINUTE: "1000000",
   };

@@ -52,6 +52,7 @@ log=.test-logs/client-libraries-server.log
 echo "Migrating a throw-away database and starting the production server on $base"
 node_modules/.bin/prisma migrate deploy >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 AUTH_SECRET="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64url"))')" \
+  ENCRYPTION_KEY="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64"))')" \
   NODE_ENV=production PORT="$port" PUBLIC_BASE_URL="$base" WORKER_DISABLED=1 \
   node server.mjs >>"$log" 2>&1 &
 server_pid=$!

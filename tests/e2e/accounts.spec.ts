@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, signIn, signOut, signUp, uniqueEmail } from "./helpers";
+import { PASSWORD, SIGN_UP_SUBJECT, signIn, signOut, signUp, uniqueEmail } from "./helpers";
+import { e2eOutbox, linkIn, mailTo, waitForMail } from "./outbox";
 
 test("sign up, sign out, sign in, and end another session from the account page", async ({ page, browser }) => {
   const email = uniqueEmail("ada");
@@ -72,6 +73,15 @@ test("sign-up and sign-in work with JavaScript off, and no password reaches a UR
   await expect(page.getByLabel("Email")).toHaveValue(email); // kept, though the page was rendered again
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/sign-up\/check-inbox$/);
+  const [mail] = await waitForMail(e2eOutbox(), email, SIGN_UP_SUBJECT);
+  const link = linkIn(mail!, "/sign-up/confirm");
+  await page.goto(`${link.pathname}${link.search}`);
+  await page.getByLabel("Password").fill("not what I chose");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.locator("form").getByRole("alert")).toContainText("That is not the password you chose");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText(email)).toBeVisible();
 
@@ -92,6 +102,39 @@ test("sign-up and sign-in work with JavaScript off, and no password reaches a UR
   await context.close();
 });
 
+test("a forgotten password is reset from the mailed link with JavaScript off, and the reset signs nobody in", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const email = uniqueEmail("reset");
+  await signUp(page, email);
+  await context.clearCookies();
+
+  await page.goto("/sign-in");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send a reset link" }).click();
+  await expect(page.getByText("If an account exists for that address, we sent a link")).toBeVisible();
+  const [mail] = await waitForMail(e2eOutbox(), email, "Reset your Keyport password");
+  const link = linkIn(mail!, "/reset-password");
+  await page.goto(`${link.pathname}${link.search}`);
+  await page.getByLabel("New password").fill("tangerine umbrella quartz");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?reset=1$/);
+  expect(await context.cookies()).toEqual([]);
+
+  // The link worked once.
+  await page.goto(`${link.pathname}${link.search}`);
+  await expect(page.locator("main [role=alert]")).toContainText("This reset link was already used");
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("tangerine umbrella quartz");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await context.close();
+});
+
 test("a wrong password and an unknown email get the same message", async ({ page }) => {
   const email = uniqueEmail("grace");
   await signUp(page, email);
@@ -109,7 +152,7 @@ test("a wrong password and an unknown email get the same message", async ({ page
   }
 });
 
-test("sign-up explains each password rule and an existing email", async ({ page }) => {
+test("sign-up explains each password rule, and answers a known address exactly as a new one", async ({ page }) => {
   const email = uniqueEmail("rules");
   await page.goto("/sign-up");
   await page.getByLabel("Email").fill(email);
@@ -122,13 +165,25 @@ test("sign-up explains each password rule and an existing email", async ({ page 
 
   await signUp(page, email);
   await signOut(page);
-  await page.goto("/sign-up");
-  await page.getByLabel("Email").fill(`  ${email.toUpperCase()} `);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.locator("form").getByRole("alert")).toContainText("An account with this email already exists.");
-  await page.locator("form").getByRole("alert").getByRole("link", { name: "Sign in instead" }).click();
-  await expect(page).toHaveURL(/\/sign-in$/);
+
+  // The same page for the known address (written differently) and for a new one.
+  const answers: string[] = [];
+  for (const address of [`  ${email.toUpperCase()} `, uniqueEmail("fresh")]) {
+    await page.goto("/sign-up");
+    await page.getByLabel("Email").fill(address);
+    await page.getByLabel("Password").fill("another long passphrase");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/sign-up\/check-inbox$/);
+    answers.push(await page.locator("main").innerText());
+  }
+  expect(answers[0]).toContain("Check your inbox");
+  expect(answers[1]).toBe(answers[0]);
+
+  // The owner of the known address is told by mail, with a way in, and nothing changed.
+  const [note] = await waitForMail(e2eOutbox(), email, "You already have a Keyport account");
+  expect(linkIn(note!, "/forgot-password").pathname).toBe("/forgot-password");
+  expect(await mailTo(e2eOutbox(), email)).toHaveLength(2); // the sign-up link, then this note
+  await signIn(page, email);
 });
 
 test("the sessions list shows the socket's address, not one a client claims", async ({ browser }) => {

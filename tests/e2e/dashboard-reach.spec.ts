@@ -81,14 +81,14 @@ test("no page scrolls sideways on a phone, and nothing focusable is off screen",
 
   const signedOut = await page.context().browser()!.newContext({ viewport: PHONE });
   const anonymous = await signedOut.newPage();
-  for (const href of ["/sign-in", "/sign-up", "/"]) {
+  for (const href of ["/sign-in", "/sign-up", "/forgot-password", "/report-a-key", "/"]) {
     await anonymous.goto(href);
     await expectFitsScreen(anonymous, href);
   }
   await signedOut.close();
 });
 
-test("axe finds nothing serious on the dashboard, key page, activity, account, sign-in and sign-up", async ({
+test("axe finds nothing serious on the dashboard, key page, activity, account, sign-in, sign-up, forgot password and report a key", async ({
   page,
   browser,
 }) => {
@@ -101,7 +101,7 @@ test("axe finds nothing serious on the dashboard, key page, activity, account, s
     for (const colorScheme of ["light", "dark"] as const) {
       for (const [tab, hrefs] of [
         [page, signedIn],
-        [anonymous, ["/sign-in", "/sign-up"]],
+        [anonymous, ["/sign-in", "/sign-up", "/forgot-password", "/report-a-key"]],
       ] as const) {
         await tab.setViewportSize(viewport);
         await tab.emulateMedia({ colorScheme });
@@ -209,6 +209,8 @@ test.describe("with the keyboard alone", () => {
     const replaced = page.getByRole("alertdialog", { name: "Save the replacement for “keyboard three”" });
     await expect(replaced.getByRole("button", { name: "Copy" })).toBeFocused();
     await press("Enter");
+    // Done is enabled once the copy has landed; until then Tab would pass it by.
+    await expect(replaced.getByRole("button", { name: "Done" })).toBeEnabled();
     await press("Tab"); // "I have saved this key"
     await press("Tab"); // the leaked key's request log
     await expect(replaced.getByRole("link", { name: "its request log" })).toBeFocused();

@@ -19,6 +19,7 @@ test("the development server hydrates at localhost and at 127.0.0.1", async ({ b
     PORT: String(port),
     DATABASE_URL: `file:${path.join(dir, "dev.db")}`,
     AUTH_SECRET: process.env.E2E_AUTH_SECRET,
+    ENCRYPTION_KEY: process.env.E2E_ENCRYPTION_KEY,
     WORKER_DISABLED: "1",
   };
   delete env.PUBLIC_BASE_URL; // the default follows PORT

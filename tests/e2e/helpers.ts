@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
+import { e2eOutbox, linkIn, waitForMail } from "./outbox";
 
 export const PASSWORD = "correct horse battery staple";
 
@@ -7,9 +8,27 @@ export function uniqueEmail(label: string): string {
   return `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
-export async function signUp(page: Page, email: string, password = PASSWORD, base = "") {
+export const SIGN_UP_SUBJECT = "Finish creating your Keyport account";
+
+/**
+ * Signs up as a person does: the form, then the link from the mail (read from
+ * the server's outbox folder), then the password typed again. Ends on the
+ * dashboard, signed in.
+ */
+export async function signUp(page: Page, email: string, password = PASSWORD, base = "", outbox = e2eOutbox()) {
   await page.goto(`${base}/sign-up`);
   await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await finishSignUp(page, email, password, base, outbox);
+}
+
+/** From "Check your inbox" after the sign-up form: the mailed link, the password again, the dashboard. */
+export async function finishSignUp(page: Page, email: string, password = PASSWORD, base = "", outbox = e2eOutbox()) {
+  await expect(page).toHaveURL(/\/sign-up\/check-inbox$/);
+  const [mail] = await waitForMail(outbox, email, SIGN_UP_SUBJECT);
+  const link = linkIn(mail!, "/sign-up/confirm");
+  await page.goto(`${base}${link.pathname}${link.search}`);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -61,8 +80,8 @@ export async function choose(page: Page, select: ReturnType<Page["getByLabel"]>,
 }
 
 /** Signs up a new user, creates a development key in the dashboard and returns its secret. */
-export async function newUserWithKey(page: Page, label: string, base = ""): Promise<string> {
-  await signUp(page, uniqueEmail(label), PASSWORD, base);
+export async function newUserWithKey(page: Page, label: string, base = "", outbox = e2eOutbox()): Promise<string> {
+  await signUp(page, uniqueEmail(label), PASSWORD, base, outbox);
   return createKey(page, label);
 }
 

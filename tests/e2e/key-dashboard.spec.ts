@@ -1,6 +1,6 @@
 // The dashboard bugs from issue 13, each reproduced as a user met it.
 import { expect, test, type Page } from "@playwright/test";
-import { choose, createKey, keyRow, rowAction, saveNewSecret, signUp, uniqueEmail } from "./helpers";
+import { choose, createKey, finishSignUp, keyRow, rowAction, saveNewSecret, signUp, uniqueEmail } from "./helpers";
 
 const tomorrow = () => new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 10);
 const yesterday = () => new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
@@ -94,7 +94,7 @@ test("a refused rename keeps what was typed, and sign-up keeps the email", async
   await expect(page.getByLabel("Password")).toHaveValue("short");
   await page.getByLabel("Password").fill("correct horse battery staple");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await finishSignUp(page, email, "correct horse battery staple");
 
   await createKey(page, "to rename");
   await page.getByRole("link", { name: "to rename" }).click();

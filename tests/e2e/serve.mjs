@@ -11,7 +11,7 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const port = process.argv[2] ?? "3210";
-const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-e2e-"));
+const dir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(os.tmpdir(), "keyport-e2e-"));
 const env = {
   ...process.env,
   NODE_ENV: "production",
@@ -22,6 +22,10 @@ const env = {
   SIGN_UP_LIMIT_PER_HOUR: "1000",
   // The docs test runs every example (about a hundred calls) with one dev key.
   RATE_LIMIT_DEV_PER_MINUTE: "1000",
+  // No SMTP_URL: mail goes to a development outbox in the throw-away folder,
+  // where the tests read it (tests/e2e/outbox.ts).
+  MAIL_OUTBOX_DIR: path.join(dir, "outbox"),
+  MAIL_INTERVAL_SECONDS: "2",
   // Paced tokens, so the streaming test can see events arrive one by one.
   SANDBOX_TOKEN_DELAY_MS: "15",
 };

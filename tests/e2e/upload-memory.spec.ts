@@ -27,8 +27,11 @@ async function startServer(port: number, dir: string): Promise<ChildProcess> {
     PORT: String(port),
     DATABASE_URL: `file:${path.join(dir, "memory.db")}`,
     FILES_DIR: path.join(dir, "files"),
+    // No SMTP: the sign-up link goes to this server's own outbox, where the test reads it.
+    MAIL_OUTBOX_DIR: path.join(dir, "outbox"),
     PUBLIC_BASE_URL: `http://localhost:${port}`,
     AUTH_SECRET: process.env.E2E_AUTH_SECRET,
+    ENCRYPTION_KEY: process.env.E2E_ENCRYPTION_KEY,
     BODY_LIMIT_UPLOAD_BYTES: String(BODY_LIMIT),
     SIGN_UP_LIMIT_PER_HOUR: "100",
     UPLOADS_PER_KEY: "4",
@@ -67,7 +70,7 @@ test("four concurrent 20 MiB uploads leave the server's peak memory within one b
   try {
     // A key on this server: sign up and create one in its dashboard.
     const base = `http://localhost:${port}`;
-    const secret = await newUserWithKey(page, "memory", base);
+    const secret = await newUserWithKey(page, "memory", base, path.join(dir, "outbox"));
     const send = (body: Uint8Array, boundary: string) =>
       fetch(`${base}/api/v1/files`, {
         method: "POST",

@@ -1,6 +1,6 @@
 // Keys in every state the gate must tell apart, made through the real key
 // lifecycle, and a way to call the public API's one entry point directly.
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { checksumOf, generateApiKey } from "@/lib/keys/format";
 import { createKey, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
 import { handlePublicRequest } from "@/lib/public-api/app-gate";
@@ -23,7 +23,7 @@ let counter = 0;
 
 export async function makeKeyFixtures(): Promise<KeyFixtures> {
   const email = `api-${Date.now()}-${counter++}@example.com`;
-  const user = await signUp(email, "a long enough password", `api-fixture-${Date.now()}-${counter}`);
+  const user = await createAccount(email, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   const actor = { userId: user.userId, ip: null, userAgent: null };
   const dev = (label: string, expiresAt: Date | null = null) =>

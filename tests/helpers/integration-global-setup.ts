@@ -11,6 +11,7 @@ export async function setup() {
   database = await createMigratedTestDatabase();
   process.env.DATABASE_URL = database.url;
   process.env.AUTH_SECRET ??= "integration-tests-secret-0123456789abcdef";
+  process.env.ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString("base64");
   console.log(`integration tests on ${database.provider}`);
 }
 

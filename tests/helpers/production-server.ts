@@ -5,8 +5,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { connect, createServer } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { projectRoot } from "./test-database";
@@ -22,6 +23,9 @@ export async function freePort(): Promise<number> {
 
 const children: ChildProcess[] = [];
 const secret = randomBytes(32).toString("base64url");
+const encryptionKey = randomBytes(32).toString("base64");
+/** Where every instance's mail goes (no SMTP_URL: the development outbox), for the e2e helpers to read. */
+export const outboxDir = mkdtempSync(path.join(os.tmpdir(), "keyport-outbox-"));
 const START_TIMEOUT_MS = 30_000;
 const LOG_LINE_TIMEOUT_MS = 5_000;
 
@@ -73,10 +77,12 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
     cwd: projectRoot,
     env: {
       ...process.env,
+      MAIL_OUTBOX_DIR: outboxDir,
       ...env,
       NODE_ENV: "production",
       PORT: String(port),
       AUTH_SECRET: secret,
+      ENCRYPTION_KEY: encryptionKey,
       WORKER_DISABLED: "1",
     },
     stdio: ["ignore", "pipe", "ignore"],

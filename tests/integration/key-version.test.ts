@@ -1,7 +1,7 @@
 // Every change to a key raises its version (lib/db.ts), which is what each
 // instance's key cache checks on every request; recording its use does not.
 import { beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { createKey, renameKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { recordKeyUse, verifyApiKey } from "@/lib/keys/verify";
@@ -9,7 +9,7 @@ import { recordKeyUse, verifyApiKey } from "@/lib/keys/verify";
 let actor: { userId: string; ip: null; userAgent: null };
 
 beforeAll(async () => {
-  const user = await signUp(`key-version-${Date.now()}@example.com`, "a long enough password", "key version");
+  const user = await createAccount(`key-version-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   actor = { userId: user.userId, ip: null, userAgent: null };
 });

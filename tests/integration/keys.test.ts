@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/audit";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { keyDigest } from "@/lib/keys/digest";
 import { KeyActionError } from "@/lib/keys/errors";
@@ -14,11 +14,7 @@ const HOUR = 60 * 60 * 1000;
 let counter = 0;
 
 async function newActor(): Promise<Actor> {
-  const result = await signUp(
-    `keys-${Date.now()}-${counter++}@example.com`,
-    "a long enough password",
-    `keys-${counter}`,
-  );
+  const result = await createAccount(`keys-${Date.now()}-${counter++}@example.com`, "a long enough password");
   if (!result.ok) throw new Error(result.error);
   return { userId: result.userId, ip: "192.0.2.10", userAgent: "Vitest" };
 }

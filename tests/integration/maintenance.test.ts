@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { createSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
 import { hourOf } from "@/lib/usage/event";
@@ -23,7 +23,7 @@ afterAll(() => stopMaintenance());
 
 async function seed() {
   const email = `prune-${Date.now()}-${Math.random()}@example.com`;
-  const user = await signUp(email, "a long enough password", `prune-${Date.now()}`);
+  const user = await createAccount(email, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   const userId = user.userId;
   const tag = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;

@@ -3,7 +3,7 @@
 // real socket can show.
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { createKey } from "@/lib/keys/lifecycle";
 import { API_SECURITY_HEADERS } from "@/lib/security/api-headers";
@@ -14,7 +14,7 @@ let actor: { userId: string; ip: null; userAgent: null };
 
 beforeAll(async () => {
   server = await startApiServer();
-  const user = await signUp(`adapter-${Date.now()}@example.com`, "a long enough password", "adapter");
+  const user = await createAccount(`adapter-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   actor = { userId: user.userId, ip: null, userAgent: null };
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { createKey, rotateKey } from "@/lib/keys/lifecycle";
 import { callApi, makeKeyFixtures, publicRoutes } from "../helpers/api-fixtures";
 
@@ -43,7 +43,7 @@ describe("per-key rate limits", () => {
 describe("the account-wide limit", () => {
   it("holds across a key rotated five times: grace keys add no capacity", async () => {
     const email = `rotator-${Date.now()}@example.com`;
-    const user = await signUp(email, "a long enough password", `rotator-${Date.now()}`);
+    const user = await createAccount(email, "a long enough password");
     if (!user.ok) throw new Error(user.error);
     const actor = { userId: user.userId, ip: null, userAgent: null };
     let current = await createKey(actor, { label: "rotated", environment: "dev", expiresAt: null });
@@ -73,7 +73,7 @@ describe("the account-wide limit", () => {
 
   it("names in the RateLimit headers whichever limit has fewer requests left", async () => {
     const email = `headers-${Date.now()}@example.com`;
-    const user = await signUp(email, "a long enough password", `headers-${Date.now()}`);
+    const user = await createAccount(email, "a long enough password");
     if (!user.ok) throw new Error(user.error);
     const actor = { userId: user.userId, ip: null, userAgent: null };
     const key = async (label: string) =>

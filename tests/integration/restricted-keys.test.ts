@@ -2,7 +2,7 @@
 // own rate limit, and the order the checks answer in (allowlist before scope,
 // scope before rate limit and body). Keys are made through the real lifecycle.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
 import { db } from "@/lib/db";
 import { createKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
@@ -23,11 +23,7 @@ let actor: { userId: string; ip: null; userAgent: null };
 
 beforeAll(async () => {
   await makeKeyFixtures(); // the generation the GET routes read belongs to another account: 404 is fine there
-  const user = await signUp(
-    `restricted-${Date.now()}@example.com`,
-    "a long enough password",
-    `restricted-${Date.now()}`,
-  );
+  const user = await createAccount(`restricted-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   actor = { userId: user.userId, ip: null, userAgent: null };
 });
@@ -357,11 +353,7 @@ describe("editing restrictions", () => {
       updateRestrictions(actor, issued.key.id, { scopes: "all", allowedIps: null, rateLimit: null }),
     ).rejects.toThrow(/revoked/);
 
-    const stranger = await signUp(
-      `stranger-${Date.now()}@example.com`,
-      "a long enough password",
-      `stranger-${Date.now()}`,
-    );
+    const stranger = await createAccount(`stranger-${Date.now()}@example.com`, "a long enough password");
     if (!stranger.ok) throw new Error(stranger.error);
     const theirs = await keyWith({}, "not yours");
     const attempt = updateRestrictions({ userId: stranger.userId, ip: null, userAgent: null }, theirs.key.id, {

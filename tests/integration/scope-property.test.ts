@@ -4,7 +4,7 @@
 // once through the real lifecycle.
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
 import { createKey } from "@/lib/keys/lifecycle";
 import { routeHandlers } from "@/lib/public-api/route-handlers";
@@ -20,11 +20,7 @@ const keys: { scopes: KeyScopes; secret: string }[] = [];
 const spies = Object.values(routeHandlers).map((handler) => vi.spyOn(handler, "run"));
 
 beforeAll(async () => {
-  const user = await signUp(
-    `scope-property-${Date.now()}@example.com`,
-    "a long enough password",
-    `scopes-${Date.now()}`,
-  );
+  const user = await createAccount(`scope-property-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   const actor = { userId: user.userId, ip: null, userAgent: null };
   const sets: KeyScopes[] = ["all"];

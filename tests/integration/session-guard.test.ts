@@ -20,7 +20,7 @@ vi.mock("next/navigation", () => ({
 }));
 
 const { requireActionSession, requireApiSession, requirePageSession } = await import("@/lib/auth/guard");
-const { signUp } = await import("@/lib/auth/accounts");
+const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
 
 const keyHeaders = [
@@ -35,7 +35,7 @@ beforeEach(async () => {
   request.headers = new Headers();
   request.cookies = new Map();
   if (!validToken) {
-    const result = await signUp(`guard-${Date.now()}@example.com`, "a long enough password", "192.0.2.77");
+    const result = await createAccount(`guard-${Date.now()}@example.com`, "a long enough password");
     if (!result.ok) throw new Error(result.error);
     validToken = (await createSession(result.userId, "192.0.2.77", null)).sessionToken;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import {
   createSession,
   deleteSessionByToken,
@@ -16,7 +16,7 @@ let counter = 0;
 
 async function newUser() {
   const email = `session-${Date.now()}-${counter++}@example.com`;
-  const result = await signUp(email, "a long enough password", `203.0.113.${counter}`);
+  const result = await createAccount(email, "a long enough password");
   if (!result.ok) throw new Error(result.error);
   return result.userId;
 }

@@ -13,7 +13,7 @@ vi.mock("next/headers", () => ({
 }));
 
 const { GET } = await import("@/app/(dashboard)/dashboard/keys/[keyId]/usage.csv/route");
-const { signUp } = await import("@/lib/auth/accounts");
+const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
 const { db } = await import("@/lib/db");
 const { createKey } = await import("@/lib/keys/lifecycle");
@@ -24,7 +24,7 @@ let mine = "";
 let theirs = "";
 
 async function userWithKey(label: string) {
-  const user = await signUp(`${label}-${Date.now()}@example.com`, "a long enough password", label);
+  const user = await createAccount(`${label}-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   const issued = await createKey(
     { userId: user.userId, ip: null, userAgent: null },

@@ -4,7 +4,7 @@
 // in through writeUsageBatch, as the gate's buffer writes them, so the
 // aggregates and the log agree.
 import { beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { createKey } from "@/lib/keys/lifecycle";
 import { CSV_HEADER, usageCsvStream } from "@/lib/usage/csv-export";
@@ -29,7 +29,7 @@ interface TestKey {
 
 async function newUser(label: string): Promise<Owner> {
   const email = `${label}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const user = await signUp(email, "a long enough password", label);
+  const user = await createAccount(email, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   return { userId: user.userId };
 }

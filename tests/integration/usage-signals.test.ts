@@ -2,7 +2,7 @@
 // how far a rotation has got, and the scopes it really needed. Requests go
 // through a real gate and the real batch writer.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
 import { db } from "@/lib/db";
 import { createKey, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
@@ -24,8 +24,8 @@ const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events),
 const gate = testGate({ usage: buffer });
 
 beforeAll(async () => {
-  const user = await signUp(`signals-${Date.now()}@example.com`, "a long enough password", `signals-${Date.now()}`);
-  const other = await signUp(`signals-other-${Date.now()}@example.com`, "a long enough password", `o-${Date.now()}`);
+  const user = await createAccount(`signals-${Date.now()}@example.com`, "a long enough password");
+  const other = await createAccount(`signals-other-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok || !other.ok) throw new Error("sign-up failed");
   actor = { userId: user.userId, ip: null, userAgent: null };
   stranger = other.userId;

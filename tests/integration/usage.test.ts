@@ -3,7 +3,7 @@
 // aggregates; requests that found no key are not; a full buffer drops and
 // counts without failing a request; retention keeps the aggregates longer.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
 import { db } from "@/lib/db";
 import { generateApiKey } from "@/lib/keys/format";
@@ -23,7 +23,7 @@ vi.hoisted(() => {
 let actor: { userId: string; ip: null; userAgent: null };
 
 beforeAll(async () => {
-  const user = await signUp(`usage-${Date.now()}@example.com`, "a long enough password", `usage-${Date.now()}`);
+  const user = await createAccount(`usage-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   actor = { userId: user.userId, ip: null, userAgent: null };
 });

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { ageSessions } from "../e2e/e2e-database";
 import { createKey, rowAction, saveNewSecret, signUp } from "../e2e/helpers";
 
 // npm runs scripts from the project root.
@@ -15,7 +16,8 @@ async function shoot(page: Page, file: string) {
 test("the README's screenshots", async ({ page }) => {
   mkdirSync(OUT, { recursive: true });
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signUp(page, `ada-${Date.now()}@example.com`);
+  const email = `ada-${Date.now()}@example.com`;
+  await signUp(page, email);
   await createKey(page, "billing service", { environment: "Production", expires: "In 90 days" });
   await createKey(page, "search indexer");
   // A restricted key, so the list shows what a restriction looks like.
@@ -61,14 +63,34 @@ test("the README's screenshots", async ({ page }) => {
 
   if (!process.env.SCREENSHOT_REVIEW) return;
   mkdirSync(REVIEW, { recursive: true });
+  // For the review only: a key a stranger reported through the form (the
+  // dashboard's notice), and a decoy that someone tried (the note under it).
+  await page.goto("/dashboard");
+  const reported = await createKey(page, "old deploy script");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create an API key" });
+  await dialog.getByLabel("Label").fill("ci decoy");
+  await dialog.getByLabel(/Decoy key/).check();
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const decoy = await saveNewSecret(page);
+  await page.request.get("/api/v1/models", { headers: { Authorization: `Bearer ${decoy}` } });
+  await page.goto("/report-a-key");
+  await page.getByLabel("The key you found").fill(reported);
+  await page.getByLabel("Where you found it (optional)").fill("https://gist.example/0123456789abcdef");
+  await page.getByRole("button", { name: "Report this key" }).click();
+  await expect(page.getByRole("status")).toBeVisible();
   const pages = [
     "/dashboard",
     "/dashboard?inactive=1",
     keyPage,
     "/dashboard/activity",
     "/account",
+    "/account/two-factor",
     "/sign-in",
     "/sign-up",
+    "/sign-up/check-inbox",
+    "/forgot-password",
+    "/report-a-key",
     "/",
     "/docs/routes/gemini-stream-generate-content",
   ];
@@ -82,6 +104,20 @@ test("the README's screenshots", async ({ page }) => {
         const name = href === keyPage ? "key-page" : href.replace(/[^a-z0-9]+/gi, "_") || "home";
         await page.screenshot({ path: path.join(REVIEW, `${name}-${tag}.png`), fullPage: true });
       }
+      await page.goto("/account/two-factor");
+      // Started on the first pass (while the session is fresh); later passes find the setup waiting.
+      const setUp = page.getByRole("button", { name: "Set up two-factor sign-in" });
+      if (await setUp.isVisible()) await setUp.click();
+      await expect(page.getByTestId("totp-qr")).toBeVisible();
+      await page.screenshot({ path: path.join(REVIEW, `two-factor-setup-${tag}.png`), fullPage: true });
+      // The fresh sign-in dialog, before a production key change on a session that proved itself long ago.
+      ageSessions(email);
+      await page.goto("/dashboard");
+      await rowAction(page, "billing service", "Revoke");
+      await page.getByRole("button", { name: "Revoke key" }).click();
+      await expect(page.getByRole("dialog", { name: "Confirm it’s you" })).toBeVisible();
+      await page.screenshot({ path: path.join(REVIEW, `step-up-dialog-${tag}.png`) });
+      await page.keyboard.press("Escape");
       await page.goto(restrictedKeyPage);
       await page.getByRole("button", { name: "Edit access of “search indexer”" }).click();
       await page.screenshot({ path: path.join(REVIEW, `key-access-edit-${tag}.png`), fullPage: true });

@@ -3,7 +3,7 @@
 // on the dual-stack listener and must match as IPv4), or with TRUST_PROXY the
 // X-Forwarded-For entry it names; nothing else a client sends changes it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { createKey } from "@/lib/keys/lifecycle";
 import { requireBuild, startInstance, stopInstances } from "../helpers/production-server";
 
@@ -11,7 +11,7 @@ let actor: { userId: string; ip: null; userAgent: null };
 
 beforeAll(async () => {
   requireBuild();
-  const user = await signUp(`allowlist-${Date.now()}@example.com`, "a long enough password", `allowlist-${Date.now()}`);
+  const user = await createAccount(`allowlist-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   actor = { userId: user.userId, ip: null, userAgent: null };
 }, 60_000);

@@ -11,13 +11,21 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/audit";
-import { signUp as signUpUser } from "@/lib/auth/accounts";
+import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
-import { createKey as createKeyInDashboard, rowAction, saveNewSecret, signUp, uniqueEmail } from "../e2e/helpers";
+import {
+  createKey as createKeyInDashboard,
+  PASSWORD,
+  rowAction,
+  saveNewSecret,
+  signUp,
+  uniqueEmail,
+} from "../e2e/helpers";
 import { databaseProxy, type DatabaseProxy } from "../helpers/database-proxy";
 import {
   freePort,
+  outboxDir,
   requireBuild,
   startInstance,
   startRedis,
@@ -29,7 +37,7 @@ import { projectRoot } from "../helpers/test-database";
 
 /** A fresh account, so rate limits start from zero; answers who acts for it. */
 async function newAccount(): Promise<Actor> {
-  const user = await signUpUser(uniqueEmail("instances"), "a long enough password", `instances-${Date.now()}`);
+  const user = await createAccount(uniqueEmail("instances"), "a long enough password");
   if (!user.ok) throw new Error(user.error);
   return { userId: user.userId, ip: null, userAgent: null };
 }
@@ -148,7 +156,7 @@ describe.each([
   /** Signs up on instance a in Chromium; answers the dashboard page. */
   async function signUpOnA(browser: Browser): Promise<Page> {
     const page = await browser.newPage({ baseURL: a.base });
-    await signUp(page, uniqueEmail(`two-${withRedis ? "r" : "p"}`));
+    await signUp(page, uniqueEmail(`two-${withRedis ? "r" : "p"}`), PASSWORD, "", outboxDir);
     return page;
   }
 

@@ -11,7 +11,13 @@ const GUARDS = /requirePageSession|requireActionSession|requireApiSession|refuse
 const GUARD_CALL = /requireActionSession\(\)|carriesApiKey\(/;
 
 const PUBLIC_WITHOUT_GUARD = [
+  "(auth)/forgot-password/page.tsx",
+  "(auth)/report-a-key/page.tsx",
+  "(auth)/reset-password/page.tsx",
   "(auth)/sign-in/page.tsx",
+  "(auth)/sign-in/two-factor/page.tsx",
+  "(auth)/sign-up/check-inbox/page.tsx",
+  "(auth)/sign-up/confirm/page.tsx",
   "(auth)/sign-up/page.tsx",
   "(docs)/docs/authentication/page.tsx",
   "(docs)/docs/errors/page.tsx",
@@ -50,7 +56,45 @@ const actionModules = files(libDir)
 describe("the session guard's coverage", () => {
   it("finds the pages, handlers and actions to check", () => {
     expect(entries.length).toBeGreaterThanOrEqual(8);
-    expect(actionModules.sort()).toEqual(["lib/auth/actions.ts", "lib/keys/actions.ts"]);
+    expect(actionModules).toEqual(
+      expect.arrayContaining([
+        "lib/auth/password-actions.ts",
+        "lib/auth/session-actions.ts",
+        "lib/auth/sign-in-actions.ts",
+        "lib/auth/sign-up-actions.ts",
+        "lib/keys/actions.ts",
+      ]),
+    );
+    // One kind of file holds server actions, so a reader knows where to look.
+    for (const file of actionModules) expect(file).toMatch(/^lib\/[\w/-]+\/([\w-]+-)?actions\.ts$/);
+  });
+
+  it("has exactly two routes that take neither a key nor a session, the documented exceptions", () => {
+    // Everything else either needs a browser session or shows the same
+    // content to anyone (docs, sign-in): these two act on what an anonymous
+    // caller sends. The webhook is authenticated by its signature; the report
+    // page can only take a key away (README, "Sessions and keys never mix").
+    const webhook = readFileSync(path.join(appDir, "webhooks/secret-scanning/route.ts"), "utf8");
+    expect(webhook).toMatch(/refuseApiKey\(request\.headers\)/);
+    expect(webhook).toMatch(/signedByGitHub\(body, request\.headers\)/);
+    expect(webhook).not.toMatch(/requireApiSession|requirePageSession/);
+    const report = readFileSync(path.join(libDir, "keys/report-actions.ts"), "utf8");
+    expect(report).toMatch(/carriesApiKey\(requestHeaders\)/);
+    expect(report).not.toMatch(/requireActionSession/);
+    // No other handler outside the public API goes without a session but the read-only ones.
+    const handlers = entries.filter((file) => file.endsWith("route.ts"));
+    const withoutSession = handlers.filter(
+      (file) => !/requireApiSession/.test(readFileSync(path.join(appDir, file), "utf8")),
+    );
+    expect(withoutSession.sort()).toEqual(
+      [
+        "(docs)/docs/search-index.json/route.ts",
+        "api/auth/[...nextauth]/route.ts",
+        "healthz/route.ts",
+        "openapi.json/route.ts",
+        "webhooks/secret-scanning/route.ts",
+      ].sort(),
+    );
   });
 
   it("leaves only the listed public pages to the proxy", () => {

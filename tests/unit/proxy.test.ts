@@ -30,6 +30,10 @@ describe("proxy", () => {
   it("gives pages behind sign-in a fresh nonce and the static pages the documented exception", () => {
     const signIn = proxy(new NextRequest("http://localhost/sign-in")).headers.get("content-security-policy") ?? "";
     expect(signIn).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+    for (const path of ["/forgot-password", "/reset-password?token=x", "/sign-up/confirm?token=x"]) {
+      const csp = proxy(new NextRequest(`http://localhost${path}`)).headers.get("content-security-policy") ?? "";
+      expect(csp, path).toMatch(/'nonce-[^']+'/);
+    }
     const landing = proxy(new NextRequest("http://localhost/")).headers.get("content-security-policy") ?? "";
     expect(landing).toContain("script-src 'self' 'unsafe-inline'");
   });

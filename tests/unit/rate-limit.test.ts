@@ -12,6 +12,7 @@ import {
 
 vi.hoisted(() => {
   process.env.AUTH_SECRET ??= "unit-tests-secret-0123456789abcdef";
+  process.env.ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString("base64");
   process.env.RATE_LIMIT_DEV_PER_MINUTE = "60";
   process.env.RATE_LIMIT_ACCOUNT_DEV_PER_MINUTE = "120";
 });
