@@ -66,6 +66,13 @@ function postgresFactory(url, shadowDatabaseUrl) {
     const name = `prisma_migrate_shadow_db_${randomUUID().replaceAll("-", "")}`;
     await admin.query(`CREATE DATABASE "${name}"`);
     const shadowPool = new CatalogFriendlyPool({ ...fields, database: name });
+    // pg's Pool.end() resolves once it has let go of its clients, not once
+    // their server processes have exited, so the DROP's FORCE can still
+    // terminate one. The "terminating connection" that follows reaches the
+    // pool as an idle-client error, and with the adapter's listener already
+    // gone it was thrown: the bridge died mid-diff and the CLI reported "no
+    // difference". It is expected here.
+    shadowPool.on("error", () => {});
     const adapter = await new PrismaPg(shadowPool).connect();
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
