@@ -96,8 +96,8 @@ const base = z.object({
       message: "must be 32 random bytes in base64 (openssl rand -base64 32)",
     })
     .optional(),
-  // Outgoing mail (lib/mail/). Unset: messages are written to data/outbox/ and
-  // their links printed to the server log; required when PUBLIC_BASE_URL is https.
+  // Outgoing mail (lib/mail/). Unset: messages are written to data/outbox/ (their
+  // links printed to the log under `npm run dev` only); required when PUBLIC_BASE_URL is https.
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).max(200).default("Keyport <no-reply@keyport.localhost>"),
   // Where the development outbox (no SMTP_URL) writes each message as an .eml file.

@@ -8,8 +8,9 @@ import { log } from "../log";
 
 // Where a message goes: the SMTP server in SMTP_URL, or, with none (the
 // embedded default), a development outbox: each message is written to
-// MAIL_OUTBOX_DIR (data/outbox/) as an .eml file and its link printed to the server log, so the
-// README's first command needs nothing else. Production (an https
+// MAIL_OUTBOX_DIR (data/outbox/) as an .eml file, and under `npm run dev` its
+// link is printed to the server log too, so the README's first command needs
+// nothing else. Production (an https
 // PUBLIC_BASE_URL) refuses to start without SMTP_URL (lib/env-schema.ts).
 
 export interface OutgoingMail {
