@@ -46,20 +46,25 @@ export async function verifyApiKey(
   if (key.decoy) return { ok: false, reason: "decoy", key: { id, publicId, userId } };
   const status = keyStatus(key, now);
   if (status === "revoked" || status === "expired") return { ok: false, reason: status, key: { id, publicId, userId } };
-  // The cached entry itself: recordKeyUse moves its lastUsedAt, so this instance touches the row once a minute.
+  // The cached entry itself: claimKeyUse moves its lastUsedAt, so this instance touches the row once a minute.
   return { ok: true, key, cached };
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** Records use at most once a minute per key, so verifying does not write on every request. */
-export async function recordKeyUse(key: VerifiedKey, ip: string, now = new Date()): Promise<void> {
-  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
-  // Moved first, so concurrent requests on this instance do not all write.
+/**
+ * Whether this request should move the key's last use (ApiKey.lastUsedAt and
+ * lastUsedIp): at most once a minute per key and instance. Nothing is written
+ * here: the request's usage event carries the mark and the usage flush writes
+ * every marked key of its batch in one statement (lib/usage/write-batch.ts),
+ * so a key's first use costs the request no write of its own.
+ */
+export function claimKeyUse(key: VerifiedKey, now = new Date()): boolean {
+  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return false;
+  // Moved in the cached entry, so the requests that follow on this instance do not claim it too.
   key.lastUsedAt = now;
-  const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS);
-  await db.apiKey.updateMany({
-    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] },
-    data: { lastUsedAt: now, lastUsedIp: ip },
-  });
+  return true;
 }
+
+/** How old a stored last use must be before a flush moves it: other instances may have moved it meanwhile. */
+export const staleUseBefore = (at: Date) => new Date(at.getTime() - TOUCH_INTERVAL_MS);

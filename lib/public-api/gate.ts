@@ -8,7 +8,7 @@ import { alertDecoyUse } from "../keys/decoy";
 import { ipAllowed } from "../keys/ip-allowlist";
 import type { KeyLookup } from "../keys/key-cache";
 import { UNRESTRICTED } from "../keys/restrictions";
-import { recordKeyUse, verifyApiKey, type FoundKey, type VerifiedKey } from "../keys/verify";
+import { claimKeyUse, verifyApiKey, type FoundKey, type VerifiedKey } from "../keys/verify";
 import { cleanUserAgent, DISCARD_USAGE, type UsageSink } from "../usage/event";
 import { log } from "../log";
 import { API_SECURITY_HEADERS } from "../security/api-headers";
@@ -52,6 +52,8 @@ interface Trace {
   /** Whether this instance's key cache answered the lookup (logged, so operators and tests can see it work). */
   keyCached?: boolean;
   rate?: CountedRate;
+  /** The request passed every key check and is the key's first use in a minute here: its usage event moves the last use. */
+  touchesKey?: boolean;
   /** The catalog code of an error answer. */
   errorCode?: string;
 }
@@ -173,9 +175,7 @@ async function pipeline(request: Request, url: URL, trace: Trace, services: Gate
         : {}),
     });
   }
-  await recordKeyUse(key, ip).catch((error: unknown) =>
-    log.warn("api.last_used_not_recorded", { key_id: key.publicId, error: String((error as Error)?.message) }),
-  );
+  trace.touchesKey = claimKeyUse(key);
 
   return runHandler(request, url, route, trace, key);
 }
@@ -278,6 +278,7 @@ function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: n
       ip: clientIp(request.headers, getEnv().TRUST_PROXY),
       userAgent: cleanUserAgent(request.headers.get("user-agent")),
       createdAt: new Date(),
+      ...(trace.touchesKey ? { touchesKey: true } : {}),
     });
   } catch (error) {
     // Usage must never cost a request its answer.

@@ -20,6 +20,8 @@ export interface UsageEvent {
   createdAt: Date;
   /** False when the per-key log cap was reached: the event then only counts in the hourly aggregates. */
   logged?: boolean;
+  /** The key's first use in a minute on this instance (lib/keys/verify.ts claimKeyUse): the flush moves its last use. */
+  touchesKey?: boolean;
 }
 
 export type StatusClass = "2xx" | "4xx" | "5xx";

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { createKey, renameKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
-import { recordKeyUse, verifyApiKey } from "@/lib/keys/verify";
+import { claimKeyUse, verifyApiKey } from "@/lib/keys/verify";
+import { writeUsageBatch } from "@/lib/usage/write-batch";
 
 let actor: { userId: string; ip: null; userAgent: null };
 
@@ -48,9 +49,25 @@ describe("a key's version", () => {
     const { key, secret } = await newKey("used");
     const verified = await verifyApiKey(secret);
     if (!verified.ok) throw new Error("the new key did not verify");
-    await recordKeyUse(verified.key, "203.0.113.1");
+    const at = new Date();
+    expect(claimKeyUse(verified.key, at)).toBe(true);
+    // The usage flush writes the last use, with the request's event.
+    await writeUsageBatch(db, [
+      {
+        requestId: `req_used_${Date.now()}`,
+        keyId: verified.key.id,
+        userId: verified.key.userId,
+        route: "list_models",
+        status: 200,
+        errorCode: null,
+        latencyMs: 1,
+        ip: "203.0.113.1",
+        userAgent: null,
+        createdAt: at,
+        touchesKey: true,
+      },
+    ]);
     const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } });
-    expect(row.lastUsedIp).toBe("203.0.113.1");
-    expect(row.version).toBe(0);
+    expect(row).toMatchObject({ lastUsedIp: "203.0.113.1", lastUsedAt: at, version: 0 });
   });
 });

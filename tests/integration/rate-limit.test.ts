@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
+import { flushLog } from "@/lib/log";
 import { createAccount } from "@/lib/auth/accounts";
 import { createKey, rotateKey } from "@/lib/keys/lifecycle";
+import { usageBuffer } from "@/lib/usage/usage-sink";
 import { callApi, makeKeyFixtures, publicRoutes } from "../helpers/api-fixtures";
 
 vi.hoisted(() => {
@@ -98,7 +100,11 @@ describe("last use", () => {
     const key = await db.apiKey.findFirstOrThrow({ where: { userId: keys.userId, label: "prod" } });
     expect(key.lastUsedAt).toBeNull();
     const call = () => callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
-    const lastUsedAt = async () => (await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
+    // The usage flush writes the last use (lib/usage/write-batch.ts): flushed before each read.
+    const lastUsedAt = async () => {
+      await usageBuffer().flush();
+      return (await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
+    };
     // The clock moves; the key stays in this instance's cache throughout (its version never changes).
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     try {
@@ -119,9 +125,14 @@ describe("last use", () => {
   it("each request is logged as one line with its key id, never the key", async () => {
     const keys = await makeKeyFixtures();
     const lines: string[] = [];
-    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+    flushLog();
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      return true;
+    });
     await callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
     await callApi(listModels, { headers: { Authorization: `Bearer ${keys.unknown}` } });
+    flushLog();
     spy.mockRestore();
     const entries = lines
       .map((line) => JSON.parse(line) as Record<string, unknown>)

@@ -193,6 +193,35 @@ describe("off the request's path", () => {
   });
 });
 
+describe("a key's last use", () => {
+  it("is written by the usage flush, not on the request: once per key and minute, from the latest address", async () => {
+    const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
+    const gate = testGate({ usage: buffer });
+    const first = await newKey({}, "first use");
+    const second = await newKey({}, "second key");
+    const lastUse = (rowId: string) =>
+      db.apiKey.findUniqueOrThrow({
+        where: { id: rowId },
+        select: { lastUsedAt: true, lastUsedIp: true, version: true },
+      });
+    const before = Date.now();
+    expect((await gate(request("/api/v1/models", first.secret))).status).toBe(200);
+    expect((await gate(request("/api/v1/models", second.secret))).status).toBe(200);
+    expect((await gate(request("/api/v1/models", first.secret))).status).toBe(200);
+    // Answered, and nothing written yet: the request did not wait for a write.
+    expect(await lastUse(first.rowId)).toMatchObject({ lastUsedAt: null, lastUsedIp: null });
+    await buffer.flush();
+    const written = await lastUse(first.rowId);
+    expect(written.lastUsedAt!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(written).toMatchObject({ lastUsedIp: "203.0.113.9", version: 0 });
+    expect((await lastUse(second.rowId)).lastUsedAt).toEqual(written.lastUsedAt);
+    // Within the minute the key is not marked again, so a later flush leaves the row as it was.
+    expect((await gate(request("/api/v1/models", first.secret))).status).toBe(200);
+    await buffer.close();
+    expect(await lastUse(first.rowId)).toEqual(written);
+  });
+});
+
 describe("a flood cannot grow the log without bound", () => {
   it("logs at most the cap per key per minute, and counts every request in the aggregates", async () => {
     const buffer = new UsageBuffer({
