@@ -1,11 +1,18 @@
 import "server-only";
 import { db } from "../db";
+import { databaseTarget, sqliteFile } from "../db-target";
+import { getEnv } from "../env";
 import { log } from "../log";
 import { UsageBuffer } from "./buffer";
+import type { UsageEvent } from "./event";
+import { sqliteUsageWriter } from "./sqlite-usage-writer";
 import { writeUsageBatch } from "./write-batch";
 
 // The process's one usage buffer, kept on globalThis (one per instance, also
-// across development reloads), flushed by server.mjs before it exits.
+// across development reloads), flushed by server.mjs before it exits. On
+// SQLite its batches are written by a worker thread, off the request thread
+// (lib/usage/sqlite-usage-writer.ts); on PostgreSQL the driver is
+// asynchronous already and Prisma writes them.
 
 const WARN_EVERY_MS = 10_000;
 
@@ -24,11 +31,20 @@ function dropWarner() {
   };
 }
 
+function batchWriter(): (events: UsageEvent[]) => Promise<void> {
+  const root = process.cwd();
+  const target = databaseTarget(getEnv().DATABASE_URL, root);
+  if (target.provider === "postgres") return (events) => writeUsageBatch(db, events);
+  const writer = sqliteUsageWriter(sqliteFile(target.url, root));
+  return (events) => writer.write(events);
+}
+
 export function usageBuffer(): UsageBuffer {
   if (!globalForUsage.keyportUsage) {
+    const write = batchWriter();
     const buffer = new UsageBuffer({
       write: (events) =>
-        writeUsageBatch(db, events).catch((error: unknown) => {
+        write(events).catch((error: unknown) => {
           log.error("usage.write_failed", { events: events.length, error: String((error as Error)?.message) });
           throw error;
         }),

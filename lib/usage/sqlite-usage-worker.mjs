@@ -1,0 +1,63 @@
+// The usage flush on SQLite, in a worker thread of its own (lib/usage/sqlite-usage-writer.ts
+// starts it). better-sqlite3 is synchronous: on the request thread, writing a
+// batch of 500 events stalled every request waiting behind it for
+// milliseconds, which was the gate's p99 at half load. Here the thread that
+// waits is this one; WAL mode lets the gate's reads go on meanwhile.
+//
+// Plain JavaScript, loaded by path: it runs as it is under the gate's bundle,
+// Next and the tests. It writes what lib/usage/write-batch.ts writes on
+// PostgreSQL, in the text form Prisma's SQLite adapter stores dates in, and
+// the integration tests read every row back through Prisma to prove it.
+import { parentPort, workerData } from "node:worker_threads";
+import Database from "better-sqlite3";
+
+const connection = new Database(workerData.file, { fileMustExist: true, timeout: workerData.busyTimeoutMs });
+
+/** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset. */
+const stored = (date) => date.toISOString().replace("Z", "+00:00");
+
+const insertEvent = connection.prepare(`INSERT INTO "UsageEvent"
+  ("requestId", "keyId", "userId", "route", "status", "errorCode", "latencyMs", "ip", "userAgent", "createdAt")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+const addHourly =
+  connection.prepare(`INSERT INTO "UsageHourly" ("keyId", "hour", "route", "statusClass", "userId", "count")
+  VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT ("keyId", "hour", "route", "statusClass")
+  DO UPDATE SET "count" = "UsageHourly"."count" + excluded."count"`);
+// Only a row still older than a minute moves, so instances that used the same key meanwhile do not all write it.
+const touchKey = connection.prepare(`UPDATE "ApiKey" SET "lastUsedAt" = ?, "lastUsedIp" = ?
+  WHERE "id" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ?)`);
+
+/** One batch, in one transaction: all of it or none. */
+const writeBatch = connection.transaction(({ hourly, events, touches }) => {
+  for (const c of hourly) addHourly.run(c.keyId, c.hour, c.route, c.statusClass, c.userId, c.count);
+  for (const e of events) {
+    insertEvent.run(
+      e.requestId,
+      e.keyId,
+      e.userId,
+      e.route,
+      e.status,
+      e.errorCode,
+      e.latencyMs,
+      e.ip,
+      e.userAgent,
+      stored(e.createdAt),
+    );
+  }
+  if (touches) {
+    const at = stored(touches.at);
+    const staleBefore = stored(touches.staleBefore);
+    for (const [keyId, ip] of touches.ipByKey) touchKey.run(at, ip, keyId, staleBefore);
+  }
+});
+
+parentPort.on("message", ({ id, batch }) => {
+  try {
+    writeBatch(batch);
+    parentPort.postMessage({ id, ok: true });
+  } catch (error) {
+    // The message only: the caller logs it, and no row content is in it.
+    parentPort.postMessage({ id, ok: false, error: String(error?.message ?? error) });
+  }
+});

@@ -1,0 +1,146 @@
+// The two ways a usage batch is written: Prisma's raw SQL (PostgreSQL, and
+// the tests' own buffers) and, on SQLite, the worker thread the app's buffer
+// hands its batches to. Both must leave the same rows, read back through
+// Prisma as the dashboard reads them.
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createAccount } from "@/lib/auth/accounts";
+import { db, dbProvider } from "@/lib/db";
+import { databaseTarget, sqliteFile } from "@/lib/db-target";
+import { createKey } from "@/lib/keys/lifecycle";
+import { hourOf, type UsageEvent } from "@/lib/usage/event";
+import { sqliteUsageWriter } from "@/lib/usage/sqlite-usage-writer";
+import { writeUsageBatch } from "@/lib/usage/write-batch";
+import { projectRoot } from "../helpers/test-database";
+
+let userId: string;
+
+beforeAll(async () => {
+  const user = await createAccount(`usage-writers-${Date.now()}@example.com`, "a long enough password");
+  if (!user.ok) throw new Error(user.error);
+  userId = user.userId;
+});
+
+async function keyRow(label: string) {
+  const issued = await createKey({ userId, ip: null, userAgent: null }, { label, environment: "dev", expiresAt: null });
+  return db.apiKey.findUniqueOrThrow({ where: { publicId: issued.key.id }, select: { id: true } });
+}
+
+/** Three requests of one key (two of them marked as its first use in a minute) and one of another. */
+function batch(tag: string, a: string, b: string, at: Date): UsageEvent[] {
+  const event = (n: number, keyId: string, fields: Partial<UsageEvent> = {}): UsageEvent => ({
+    requestId: `req_${tag}_${n}`,
+    keyId,
+    userId,
+    route: "list_models",
+    status: 200,
+    errorCode: null,
+    latencyMs: n,
+    ip: "203.0.113.7",
+    userAgent: "writer-test/1.0",
+    createdAt: new Date(at.getTime() + n),
+    ...fields,
+  });
+  return [
+    event(1, a, { touchesKey: true, ip: "203.0.113.1" }),
+    event(2, a, { status: 403, errorCode: "insufficient_scope" }),
+    event(3, a, { touchesKey: true, ip: "203.0.113.3", logged: false }),
+    event(4, b, { touchesKey: true, ip: "198.51.100.4", userAgent: null }),
+  ];
+}
+
+async function expectWritten(tag: string, a: string, b: string, at: Date) {
+  const events = await db.usageEvent.findMany({
+    where: { requestId: { startsWith: `req_${tag}_` } },
+    orderBy: { requestId: "asc" },
+  });
+  expect(
+    events.map((e) => [e.requestId, e.keyId, e.status, e.errorCode, e.latencyMs, e.ip, e.userAgent, e.createdAt]),
+  ).toEqual([
+    [`req_${tag}_1`, a, 200, null, 1, "203.0.113.1", "writer-test/1.0", new Date(at.getTime() + 1)],
+    [`req_${tag}_2`, a, 403, "insufficient_scope", 2, "203.0.113.7", "writer-test/1.0", new Date(at.getTime() + 2)],
+    [`req_${tag}_4`, b, 200, null, 4, "198.51.100.4", null, new Date(at.getTime() + 4)],
+  ]);
+  const hourly = await db.usageHourly.findMany({
+    where: { keyId: { in: [a, b] } },
+    orderBy: [{ keyId: "asc" }, { statusClass: "asc" }],
+  });
+  const expected = [
+    { keyId: a, statusClass: "2xx", count: 2 },
+    { keyId: a, statusClass: "4xx", count: 1 },
+    { keyId: b, statusClass: "2xx", count: 1 },
+  ].sort((x, y) => x.keyId.localeCompare(y.keyId) || x.statusClass.localeCompare(y.statusClass));
+  expect(hourly.map(({ keyId, statusClass, count, hour }) => ({ keyId, statusClass, count, hour }))).toEqual(
+    expected.map((row) => ({ ...row, hour: hourOf(at) })),
+  );
+  // Both keys' last use: the batch's latest marked request, from each key's own latest marked address.
+  const keys = await db.apiKey.findMany({
+    where: { id: { in: [a, b] } },
+    select: { id: true, lastUsedAt: true, lastUsedIp: true, version: true },
+  });
+  expect(keys.find((k) => k.id === a)).toMatchObject({
+    lastUsedAt: new Date(at.getTime() + 4),
+    lastUsedIp: "203.0.113.3",
+    version: 0,
+  });
+  expect(keys.find((k) => k.id === b)).toMatchObject({
+    lastUsedAt: new Date(at.getTime() + 4),
+    lastUsedIp: "198.51.100.4",
+    version: 0,
+  });
+}
+
+describe("a usage batch", () => {
+  it("is written by Prisma as the dashboard reads it", async () => {
+    const [a, b] = [await keyRow("prisma a"), await keyRow("prisma b")];
+    const at = new Date(Date.UTC(2026, 10, 23, 12, 0, 0));
+    await writeUsageBatch(db, batch("prisma", a.id, b.id, at));
+    await expectWritten("prisma", a.id, b.id, at);
+  });
+
+  // The worker is the app's writer on SQLite only: on PostgreSQL the test above is the app's path.
+  if (dbProvider() === "sqlite") {
+    const file = () => sqliteFile(databaseTarget(process.env.DATABASE_URL, projectRoot).url, projectRoot);
+
+    it("is written by the SQLite worker thread exactly as Prisma writes it", async () => {
+      const [a, b] = [await keyRow("worker a"), await keyRow("worker b")];
+      const at = new Date(Date.UTC(2026, 10, 23, 13, 0, 0));
+      const writer = sqliteUsageWriter(file());
+      try {
+        await writer.write(batch("worker", a.id, b.id, at));
+        await expectWritten("worker", a.id, b.id, at);
+        // A minute later, a newer last use from another instance stays: only an older one moves.
+        await writer.write([{ ...batch("worker_again", a.id, b.id, new Date(at.getTime() - 1_000))[0]! }]);
+        expect((await db.apiKey.findUniqueOrThrow({ where: { id: a.id } })).lastUsedIp).toBe("203.0.113.3");
+      } finally {
+        await writer.close();
+      }
+    });
+
+    it("reports a batch it could not write, and starts a new thread for the next one", async () => {
+      const key = await keyRow("recovered");
+      const copy = path.join(mkdtempSync(path.join(os.tmpdir(), "keyport-usage-")), "copy.db");
+      const writer = sqliteUsageWriter(copy);
+      try {
+        const at = new Date();
+        // No database there yet: the thread cannot open it and dies; the batch is reported, not lost silently.
+        await expect(writer.write(batch("lost", key.id, key.id, at))).rejects.toThrow(/SQLITE_CANTOPEN/);
+        const source = new Database(file());
+        source.exec(`VACUUM INTO '${copy}'`);
+        source.close();
+        await writer.write(batch("recovered", key.id, key.id, at));
+        const written = new Database(copy, { readonly: true });
+        const rows = written
+          .prepare(`SELECT COUNT(*) AS n FROM "UsageEvent" WHERE "requestId" LIKE 'req_recovered_%'`)
+          .get();
+        written.close();
+        expect(rows).toEqual({ n: 3 });
+      } finally {
+        await writer.close();
+      }
+    });
+  }
+});
