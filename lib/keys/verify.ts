@@ -56,7 +56,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  * Whether this request should move the key's last use (ApiKey.lastUsedAt and
  * lastUsedIp): at most once a minute per key and instance. Nothing is written
  * here: the request's usage event carries the mark and the usage flush writes
- * every marked key of its batch in one statement (lib/usage/write-batch.ts),
+ * every marked key of its batch in one statement (lib/usage/usage-sink.ts),
  * so a key's first use costs the request no write of its own.
  */
 export function claimKeyUse(key: VerifiedKey, now = new Date()): boolean {

@@ -1,8 +1,8 @@
 import { staleUseBefore } from "../keys/verify";
 import { hourOf, statusClass, type UsageEvent } from "./event";
 
-// What one batch of usage writes, worked out once for both writers (Prisma's
-// raw SQL in lib/usage/write-batch.ts, and the SQLite worker in
+// What one batch of usage writes, worked out once for both writers (PostgreSQL's
+// in lib/usage/postgres-usage-writer.ts, and the SQLite worker in
 // lib/usage/sqlite-usage-worker.mjs): plain data, so it can be posted to a
 // worker thread as it is.
 
@@ -15,14 +15,13 @@ export interface HourlyCount {
   count: number;
 }
 
-/** The keys whose last use the batch moves, and the one time they are all given. */
-export interface KeyTouches {
-  /** The batch's latest marked request: at most a flush interval after the others. */
+/** A key whose last use the batch moves: its latest marked request's time and address. */
+export interface KeyTouch {
+  keyId: string;
   at: Date;
+  ip: string;
   /** A stored last use older than this moves; a newer one (another instance's) stays. */
   staleBefore: Date;
-  /** Each marked key and the address of its latest marked request. */
-  ipByKey: Map<string, string>;
 }
 
 export interface UsageBatchPlan {
@@ -30,7 +29,8 @@ export interface UsageBatchPlan {
   hourly: HourlyCount[];
   /** Written to the request log: the events under the per-key log cap (lib/usage/buffer.ts). */
   events: UsageEvent[];
-  touches: KeyTouches | null;
+  /** In key order, like the hourly rows, so that concurrent flushes lock rows in the same order. */
+  touches: KeyTouch[];
 }
 
 function hourlyCounts(events: readonly UsageEvent[]): HourlyCount[] {
@@ -48,19 +48,23 @@ function hourlyCounts(events: readonly UsageEvent[]): HourlyCount[] {
     if (existing) existing.count++;
     else counts.set(id, { ...row, count: 1 });
   }
-  return [...counts.values()];
+  // In one order everywhere: two instances adding to the same rows then lock them in the same order (no deadlock).
+  const order = (c: HourlyCount) =>
+    `${c.keyId}\u0000${String(c.hour).padStart(10, "0")}\u0000${c.route}\u0000${c.statusClass}`;
+  return [...counts.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
-/** The events marked touchesKey (lib/keys/verify.ts claimKeyUse). One time for all keeps the SQL to plain bound values. */
-function keyTouches(events: readonly UsageEvent[]): KeyTouches | null {
-  const ipByKey = new Map<string, string>();
-  let at: Date | null = null;
+/** The events marked touchesKey (lib/keys/verify.ts claimKeyUse): each key's own latest, never another key's time. */
+function keyTouches(events: readonly UsageEvent[]): KeyTouch[] {
+  const latest = new Map<string, UsageEvent>();
   for (const event of events) {
     if (!event.touchesKey) continue;
-    ipByKey.set(event.keyId, event.ip);
-    if (!at || event.createdAt > at) at = event.createdAt;
+    const held = latest.get(event.keyId);
+    if (!held || event.createdAt >= held.createdAt) latest.set(event.keyId, event);
   }
-  return at ? { at, staleBefore: staleUseBefore(at), ipByKey } : null;
+  return [...latest.values()]
+    .map((e) => ({ keyId: e.keyId, at: e.createdAt, ip: e.ip, staleBefore: staleUseBefore(e.createdAt) }))
+    .sort((a, b) => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0));
 }
 
 export function planUsageBatch(events: readonly UsageEvent[]): UsageBatchPlan {

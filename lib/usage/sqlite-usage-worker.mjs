@@ -5,13 +5,18 @@
 // waits is this one; WAL mode lets the gate's reads go on meanwhile.
 //
 // Plain JavaScript, loaded by path: it runs as it is under the gate's bundle,
-// Next and the tests. It writes what lib/usage/write-batch.ts writes on
+// Next and the tests. It writes what lib/usage/postgres-usage-writer.ts writes on
 // PostgreSQL, in the text form Prisma's SQLite adapter stores dates in, and
 // the integration tests read every row back through Prisma to prove it.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 
-const connection = new Database(workerData.file, { fileMustExist: true, timeout: workerData.busyTimeoutMs });
+// No busy wait inside SQLite (timeout 0): while another connection holds the
+// write lock, a batch is tried again from this thread's event loop (below).
+// A thread blocked inside a native call cannot be stopped cleanly: ending the
+// process then aborted it (better-sqlite3 throwing into a dying isolate).
+const connection = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
+const RETRY_MS = 20;
 
 /** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset. */
 const stored = (date) => date.toISOString().replace("Z", "+00:00");
@@ -45,19 +50,34 @@ const writeBatch = connection.transaction(({ hourly, events, touches }) => {
       stored(e.createdAt),
     );
   }
-  if (touches) {
-    const at = stored(touches.at);
-    const staleBefore = stored(touches.staleBefore);
-    for (const [keyId, ip] of touches.ipByKey) touchKey.run(at, ip, keyId, staleBefore);
-  }
+  for (const t of touches) touchKey.run(stored(t.at), t.ip, t.keyId, stored(t.staleBefore));
 });
 
-parentPort.on("message", ({ id, batch }) => {
-  try {
-    writeBatch(batch);
-    parentPort.postMessage({ id, ok: true });
-  } catch (error) {
-    // The message only: the caller logs it, and no row content is in it.
-    parentPort.postMessage({ id, ok: false, error: String(error?.message ?? error) });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Writes a batch, trying again while the database is locked, for at most the busy timeout. */
+async function write(batch) {
+  const deadline = Date.now() + workerData.busyTimeoutMs;
+  for (;;) {
+    try {
+      return writeBatch(batch);
+    } catch (error) {
+      if (!String(error?.code).startsWith("SQLITE_BUSY") || Date.now() >= deadline) throw error;
+      await sleep(RETRY_MS);
+    }
   }
+}
+
+// One batch at a time, in the order they came.
+let queue = Promise.resolve();
+parentPort.on("message", ({ id, batch }) => {
+  queue = queue.then(async () => {
+    try {
+      await write(batch);
+      parentPort.postMessage({ id, ok: true });
+    } catch (error) {
+      // The message only: the caller logs it, and no row content is in it.
+      parentPort.postMessage({ id, ok: false, error: String(error?.message ?? error) });
+    }
+  });
 });

@@ -72,6 +72,11 @@ export function sqliteUsageWriter(file: string, { busyTimeoutMs = 5_000 } = {}):
         thread.worker.postMessage({ id, batch });
       });
     },
+    /**
+     * Stops the thread. It never blocks inside SQLite (the worker waits for a
+     * lock in its event loop), so stopping it is safe at any time; a batch it
+     * had not written yet is reported as failed.
+     */
     async close() {
       const thread = current;
       current = null;

@@ -1,23 +1,25 @@
 import "server-only";
-import { db } from "../db";
 import { databaseTarget, sqliteFile } from "../db-target";
 import { getEnv } from "../env";
+import { gatePool } from "../gate-pool";
 import { log } from "../log";
 import { UsageBuffer } from "./buffer";
 import type { UsageEvent } from "./event";
 import { sqliteUsageWriter } from "./sqlite-usage-writer";
-import { writeUsageBatch } from "./write-batch";
+import { postgresUsageWriter } from "./postgres-usage-writer";
 
 // The process's one usage buffer, kept on globalThis (one per instance, also
 // across development reloads), flushed by server.mjs before it exits. On
 // SQLite its batches are written by a worker thread, off the request thread
-// (lib/usage/sqlite-usage-writer.ts); on PostgreSQL the driver is
-// asynchronous already and Prisma writes them.
+// (lib/usage/sqlite-usage-writer.ts); on PostgreSQL, whose driver is
+// asynchronous, through the gate's pool without the ORM
+// (lib/usage/postgres-usage-writer.ts).
 
 const WARN_EVERY_MS = 10_000;
 
 const globalForUsage = globalThis as unknown as {
   keyportUsage?: UsageBuffer;
+  keyportUsageWriter?: UsageWriter;
   keyportBeforeExit?: (() => Promise<void>)[];
 };
 
@@ -31,20 +33,32 @@ function dropWarner() {
   };
 }
 
-function batchWriter(): (events: UsageEvent[]) => Promise<void> {
-  const root = process.cwd();
-  const target = databaseTarget(getEnv().DATABASE_URL, root);
-  if (target.provider === "postgres") return (events) => writeUsageBatch(db, events);
-  const writer = sqliteUsageWriter(sqliteFile(target.url, root));
-  return (events) => writer.write(events);
+export interface UsageWriter {
+  /** Writes one batch in one transaction; rejects if nothing of it was written. */
+  write(events: UsageEvent[]): Promise<void>;
+  /** Stops what the writer runs of its own (the SQLite worker thread). */
+  close?(): Promise<void>;
+}
+
+/** The process's writer for usage batches (one per process, on globalThis like the buffer). */
+export function appUsageWriter(): UsageWriter {
+  if (!globalForUsage.keyportUsageWriter) {
+    const root = process.cwd();
+    const target = databaseTarget(getEnv().DATABASE_URL, root);
+    globalForUsage.keyportUsageWriter =
+      target.provider === "postgres"
+        ? postgresUsageWriter(gatePool())
+        : sqliteUsageWriter(sqliteFile(target.url, root));
+  }
+  return globalForUsage.keyportUsageWriter;
 }
 
 export function usageBuffer(): UsageBuffer {
   if (!globalForUsage.keyportUsage) {
-    const write = batchWriter();
+    const writer = appUsageWriter();
     const buffer = new UsageBuffer({
       write: (events) =>
-        write(events).catch((error: unknown) => {
+        writer.write(events).catch((error: unknown) => {
           log.error("usage.write_failed", { events: events.length, error: String((error as Error)?.message) });
           throw error;
         }),
@@ -53,6 +67,7 @@ export function usageBuffer(): UsageBuffer {
     globalForUsage.keyportUsage = buffer;
     (globalForUsage.keyportBeforeExit ??= []).push(async () => {
       await buffer.close();
+      await writer.close?.();
       // The benchmark reads this line for its drop count.
       log.info("usage.closed", { ...buffer.snapshot() });
     });

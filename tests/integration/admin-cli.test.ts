@@ -12,7 +12,7 @@ import { createKey } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
 import type { UsageEvent } from "@/lib/usage/event";
 import { rangeStart } from "@/lib/usage/usage-range";
-import { writeUsageBatch } from "@/lib/usage/write-batch";
+import { writeUsage } from "../helpers/usage-writer";
 import { adminInProcess } from "../helpers/admin-in-process";
 import { projectRoot } from "../helpers/test-database";
 
@@ -375,7 +375,7 @@ describe("npm run admin: key:usage", () => {
       (await db.apiKey.findUniqueOrThrow({ where: { publicId }, select: { id: true } })).id;
     const [row, otherRow] = [await rowId(keyId), await rowId(other)];
 
-    await writeUsageBatch(db, [
+    await writeUsage([
       // The last day: 8 requests from three addresses, 3 of them after the key stopped working.
       ...events(row, user.id, 3, 1, { ip: "203.0.113.1" }),
       ...events(row, user.id, 1, 1, { status: 500, errorCode: "internal_error", ip: "203.0.113.1" }),
@@ -396,7 +396,7 @@ describe("npm run admin: key:usage", () => {
     ]);
     // Ten days ago, and already pruned from the request log: the aggregates still count them.
     const pruned = events(row, user.id, 4, 10 * 24, { route: "get_app", ip: "203.0.113.7" });
-    await writeUsageBatch(db, pruned);
+    await writeUsage(pruned);
     await db.usageEvent.deleteMany({ where: { requestId: { in: pruned.map((event) => event.requestId) } } });
   });
 

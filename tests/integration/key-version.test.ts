@@ -5,7 +5,7 @@ import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { createKey, renameKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { claimKeyUse, verifyApiKey } from "@/lib/keys/verify";
-import { writeUsageBatch } from "@/lib/usage/write-batch";
+import { writeUsage } from "../helpers/usage-writer";
 
 let actor: { userId: string; ip: null; userAgent: null };
 
@@ -52,7 +52,7 @@ describe("a key's version", () => {
     const at = new Date();
     expect(claimKeyUse(verified.key, at)).toBe(true);
     // The usage flush writes the last use, with the request's event.
-    await writeUsageBatch(db, [
+    await writeUsage([
       {
         requestId: `req_used_${Date.now()}`,
         keyId: verified.key.id,

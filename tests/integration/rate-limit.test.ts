@@ -100,7 +100,7 @@ describe("last use", () => {
     const key = await db.apiKey.findFirstOrThrow({ where: { userId: keys.userId, label: "prod" } });
     expect(key.lastUsedAt).toBeNull();
     const call = () => callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
-    // The usage flush writes the last use (lib/usage/write-batch.ts): flushed before each read.
+    // The usage flush writes the last use (lib/usage/usage-sink.ts): flushed before each read.
     const lastUsedAt = async () => {
       await usageBuffer().flush();
       return (await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;

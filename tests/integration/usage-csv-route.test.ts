@@ -17,7 +17,7 @@ const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
 const { db } = await import("@/lib/db");
 const { createKey } = await import("@/lib/keys/lifecycle");
-const { writeUsageBatch } = await import("@/lib/usage/write-batch");
+const { writeUsage } = await import("../helpers/usage-writer");
 
 let token = "";
 let mine = "";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   token = (await createSession(owner.userId, "192.0.2.1", null)).sessionToken;
   mine = owner.publicId;
   theirs = other.publicId;
-  await writeUsageBatch(db, [
+  await writeUsage([
     {
       requestId: `req_csvroute_${owner.rowId}`,
       keyId: owner.rowId,

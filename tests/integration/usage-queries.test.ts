@@ -1,7 +1,7 @@
 // What the dashboard reads of a key's usage: the stacked counts per range, the
 // top routes and IPs, the request log with its filters and pages, the list's
 // 24-hour counts and the streamed CSV; all scoped to the key's owner. Rows go
-// in through writeUsageBatch, as the gate's buffer writes them, so the
+// in through the app's usage writer, as the gate's buffer writes them, so the
 // aggregates and the log agree.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/lib/auth/accounts";
@@ -10,7 +10,7 @@ import { createKey } from "@/lib/keys/lifecycle";
 import { CSV_HEADER, usageCsvStream } from "@/lib/usage/csv-export";
 import { hourOf, type UsageEvent } from "@/lib/usage/event";
 import { getKeyUsage, listRequests, REQUEST_LOG_PAGE_SIZE, requestsLast24h } from "@/lib/usage/queries";
-import { writeUsageBatch } from "@/lib/usage/write-batch";
+import { writeUsage } from "../helpers/usage-writer";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -78,7 +78,7 @@ beforeAll(async () => {
   main = await newKey(owner, "main");
   quiet = await newKey(owner, "quiet");
   strangers = await newKey(stranger, "not yours");
-  await writeUsageBatch(db, [
+  await writeUsage([
     // The last hour: 3 x 2xx, a 4xx and a 5xx.
     event(main, ago(10 * MINUTE)),
     event(main, ago(10 * MINUTE)),
@@ -200,10 +200,7 @@ describe("listRequests", () => {
 
   it("pages 25 at a time and clamps a page past the end", async () => {
     const busy = await newKey(owner, "busy");
-    await writeUsageBatch(
-      db,
-      Array.from({ length: 30 }, (_, i) => event(busy, ago((i + 1) * MINUTE))),
-    );
+    await writeUsage(Array.from({ length: 30 }, (_, i) => event(busy, ago((i + 1) * MINUTE))));
     const first = (await listRequests(owner.userId, busy.publicId, { range: "24h" }, now))!;
     expect(first).toMatchObject({ page: 1, pageCount: 2, total: 30 });
     expect(first.items).toHaveLength(REQUEST_LOG_PAGE_SIZE);
@@ -291,7 +288,7 @@ describe("usageCsvStream", () => {
       event(exported, ago(5 * MINUTE), { userAgent: "-2+3" }),
       event(exported, ago(8 * DAY)),
     ];
-    await writeUsageBatch(db, events);
+    await writeUsage(events);
 
     const stream = await usageCsvStream(owner.userId, exported.publicId, { range: "7d", pageSize: 2 }, now);
     const chunks = await readChunks(stream!);

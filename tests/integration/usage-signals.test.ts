@@ -4,14 +4,13 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createAccount } from "@/lib/auth/accounts";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
-import { db } from "@/lib/db";
 import { createKey, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
 import { getKey } from "@/lib/keys/queries";
 import { testGate } from "../helpers/test-gate";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { keySignals, rotationProgress, usedScopes, triedAfterEnd } from "@/lib/usage/signals";
-import { writeUsageBatch } from "@/lib/usage/write-batch";
+import { writeUsage } from "../helpers/usage-writer";
 
 vi.hoisted(() => {
   process.env.RATE_LIMIT_DEV_PER_MINUTE = "100000";
@@ -20,7 +19,7 @@ vi.hoisted(() => {
 
 let actor: { userId: string; ip: null; userAgent: null };
 let stranger: string;
-const buffer = new UsageBuffer({ write: (events) => writeUsageBatch(db, events), intervalMs: 60_000 });
+const buffer = new UsageBuffer({ write: (events) => writeUsage(events), intervalMs: 60_000 });
 const gate = testGate({ usage: buffer });
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
-// The two ways a usage batch is written: Prisma's raw SQL (PostgreSQL, and
-// the tests' own buffers) and, on SQLite, the worker thread the app's buffer
-// hands its batches to. Both must leave the same rows, read back through
-// Prisma as the dashboard reads them.
+// How the app writes a usage batch: on PostgreSQL through the gate's pool
+// (lib/usage/postgres-usage-writer.ts), on SQLite in a worker thread
+// (lib/usage/sqlite-usage-worker.mjs). Both drivers bypass the ORM, so the
+// rows are read back through Prisma, as the dashboard reads them.
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +13,7 @@ import { databaseTarget, sqliteFile } from "@/lib/db-target";
 import { createKey } from "@/lib/keys/lifecycle";
 import { hourOf, type UsageEvent } from "@/lib/usage/event";
 import { sqliteUsageWriter } from "@/lib/usage/sqlite-usage-writer";
-import { writeUsageBatch } from "@/lib/usage/write-batch";
+import { appUsageWriter } from "@/lib/usage/usage-sink";
 import { projectRoot } from "../helpers/test-database";
 
 let userId: string;
@@ -76,13 +76,13 @@ async function expectWritten(tag: string, a: string, b: string, at: Date) {
   expect(hourly.map(({ keyId, statusClass, count, hour }) => ({ keyId, statusClass, count, hour }))).toEqual(
     expected.map((row) => ({ ...row, hour: hourOf(at) })),
   );
-  // Both keys' last use: the batch's latest marked request, from each key's own latest marked address.
+  // Each key's last use: its own latest marked request, its time and address (never another key's time).
   const keys = await db.apiKey.findMany({
     where: { id: { in: [a, b] } },
     select: { id: true, lastUsedAt: true, lastUsedIp: true, version: true },
   });
   expect(keys.find((k) => k.id === a)).toMatchObject({
-    lastUsedAt: new Date(at.getTime() + 4),
+    lastUsedAt: new Date(at.getTime() + 3),
     lastUsedIp: "203.0.113.3",
     version: 0,
   });
@@ -94,28 +94,44 @@ async function expectWritten(tag: string, a: string, b: string, at: Date) {
 }
 
 describe("a usage batch", () => {
-  it("is written by Prisma as the dashboard reads it", async () => {
-    const [a, b] = [await keyRow("prisma a"), await keyRow("prisma b")];
+  it(`is written by the app's writer on ${dbProvider()} as the dashboard reads it, and never moves a newer last use`, async () => {
+    const [a, b] = [await keyRow("app a"), await keyRow("app b")];
     const at = new Date(Date.UTC(2026, 10, 23, 12, 0, 0));
-    await writeUsageBatch(db, batch("prisma", a.id, b.id, at));
-    await expectWritten("prisma", a.id, b.id, at);
+    await appUsageWriter().write(batch("app", a.id, b.id, at));
+    await expectWritten("app", a.id, b.id, at);
+    // An older batch (another instance's, say) arrives later: the newer last use stays.
+    await appUsageWriter().write([batch("app_late", a.id, b.id, new Date(at.getTime() - 1_000))[0]!]);
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id: a.id } })).lastUsedIp).toBe("203.0.113.3");
   });
 
-  // The worker is the app's writer on SQLite only: on PostgreSQL the test above is the app's path.
+  // The worker's own failures: SQLite only.
   if (dbProvider() === "sqlite") {
     const file = () => sqliteFile(databaseTarget(process.env.DATABASE_URL, projectRoot).url, projectRoot);
 
-    it("is written by the SQLite worker thread exactly as Prisma writes it", async () => {
-      const [a, b] = [await keyRow("worker a"), await keyRow("worker b")];
-      const at = new Date(Date.UTC(2026, 10, 23, 13, 0, 0));
+    it("waits for another connection's write lock in its event loop, and can be stopped while it waits", async () => {
+      const key = await keyRow("locked");
+      const holder = new Database(file(), { timeout: 5_000 });
       const writer = sqliteUsageWriter(file());
+      const count = (tag: string) => db.usageEvent.count({ where: { requestId: { startsWith: `req_${tag}_` } } });
       try {
-        await writer.write(batch("worker", a.id, b.id, at));
-        await expectWritten("worker", a.id, b.id, at);
-        // A minute later, a newer last use from another instance stays: only an older one moves.
-        await writer.write([{ ...batch("worker_again", a.id, b.id, new Date(at.getTime() - 1_000))[0]! }]);
-        expect((await db.apiKey.findUniqueOrThrow({ where: { id: a.id } })).lastUsedIp).toBe("203.0.113.3");
+        holder.exec("BEGIN IMMEDIATE");
+        const waited = writer.write(batch("waited", key.id, key.id, new Date()));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        holder.exec("COMMIT");
+        await waited;
+        expect(await count("waited")).toBe(3);
+
+        // Stopped while it waits: the batch is reported as not written, and this process carries on.
+        holder.exec("BEGIN IMMEDIATE");
+        const stopped = writer.write(batch("stopped", key.id, key.id, new Date()));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await writer.close();
+        await expect(stopped).rejects.toThrow(/usage writer stopped/);
+        holder.exec("COMMIT");
+        expect(await count("stopped")).toBe(0);
       } finally {
+        if (holder.inTransaction) holder.exec("ROLLBACK");
+        holder.close();
         await writer.close();
       }
     });
