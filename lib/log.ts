@@ -44,12 +44,26 @@ function gather(line: string) {
   });
 }
 
-function write(level: "info" | "warn" | "error", event: string, fields: Fields) {
-  const safe: Fields = {};
-  for (const [name, value] of Object.entries(fields)) {
-    safe[name] = SECRET_FIELD.test(name) ? "[redacted]" : value;
+// Whether a field name suggests a secret, remembered per name: a line is
+// written per API request, and its field names come from a small fixed set.
+const secretNames = new Map<string, boolean>();
+function suggestsSecret(name: string): boolean {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    secret = SECRET_FIELD.test(name);
+    if (secretNames.size < 1_000) secretNames.set(name, secret);
   }
-  const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...safe });
+  return secret;
+}
+
+function write(level: "info" | "warn" | "error", event: string, fields: Fields) {
+  const entry: Fields = { time: new Date().toISOString(), level, event };
+  for (const name in fields) {
+    if (name === "time" || name === "level" || name === "event") continue;
+    const value = fields[name];
+    if (value !== undefined) entry[name] = suggestsSecret(name) ? "[redacted]" : value;
+  }
+  const line = JSON.stringify(entry);
   if (level === "info") gather(line);
   else if (level === "error" || process.env.KEYPORT_LOG_TO_STDERR === "1") console.error(line);
   else console.warn(line);

@@ -1,6 +1,7 @@
 import "server-only";
 import { toFileObject } from "../files/store";
 import { toGenerationObject } from "../generations/objects";
+import { toResponse } from "../http/text-reply";
 import type { RouteHandler } from "../public-api/define-handler";
 import { getApp, listApps, listMediaModels, listModels } from "../public-api/handlers/catalog";
 import { createChatCompletion, createMessage, generateContent } from "../public-api/handlers/models";
@@ -26,7 +27,7 @@ const EXAMPLE_KEY = { id: "example", publicId: "key_example", userId: "example",
 /** The handler's answer to the example's input, validated and parsed as the gate's call would be. */
 async function callHandler(route: PublicRoute, handler: RouteHandler): Promise<unknown> {
   const input = exampleInputs[route.name as RouteName];
-  const response = await handler.run({
+  const answer = await handler.run({
     request: new Request("http://localhost/"),
     requestId: "req_example",
     key: EXAMPLE_KEY,
@@ -36,7 +37,7 @@ async function callHandler(route: PublicRoute, handler: RouteHandler): Promise<u
     query: input.query ?? {},
     body: input.body,
   });
-  return response.json();
+  return toResponse(answer).json();
 }
 
 const generation = (app: string | null, model: string, prompt: string) =>

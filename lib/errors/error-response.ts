@@ -1,7 +1,7 @@
 // Builds the one error shape every part of the app answers with:
 // { "error": { type, code, message, param?, doc_url, request_id } }
 // plus Content-Type: application/json and X-Request-Id.
-import { PreparedResponse } from "../http/prepared-response";
+import { TextReply, toResponse } from "../http/text-reply";
 import { errorCatalog, type ErrorCode } from "./catalog";
 import { newRequestId } from "./request-id";
 
@@ -20,7 +20,7 @@ export interface ErrorOptions {
   message?: string;
   param?: string;
   requestId?: string;
-  headers?: HeadersInit;
+  headers?: Record<string, string>;
   /** The deployment's origin, for doc_url. */
   baseUrl: string;
 }
@@ -40,24 +40,17 @@ export function errorBody(code: ErrorCode, options: ErrorOptions & { requestId: 
 }
 
 export function errorResponse(code: ErrorCode, options: ErrorOptions): Response {
-  const { text, init } = errorAnswer(code, options);
-  return new Response(text, init);
+  return toResponse(errorReply(code, options));
 }
 
-/** The public API's error answer: the same, held as its text for the server to write (lib/http/prepared-response.ts). */
-export function preparedErrorResponse(code: ErrorCode, options: ErrorOptions): Response {
-  const { text, init } = errorAnswer(code, options);
-  return new PreparedResponse(text, init);
-}
-
-function errorAnswer(code: ErrorCode, options: ErrorOptions) {
+/**
+ * The public API's error answer: the same, as a TextReply for the server to
+ * write (lib/http/text-reply.ts). Its extra headers come from the gate's own
+ * constants and numbers, never from the request.
+ */
+export function errorReply(code: ErrorCode, options: ErrorOptions): TextReply {
   const requestId = options.requestId ?? newRequestId();
-  const headers = new Headers(options.headers);
-  headers.set("Content-Type", "application/json");
-  headers.set("Cache-Control", "no-store");
-  headers.set("X-Request-Id", requestId);
-  return {
-    text: JSON.stringify(errorBody(code, { ...options, requestId })),
-    init: { status: errorCatalog[code].status, headers },
-  };
+  const headers = ["Content-Type", "application/json", "Cache-Control", "no-store", "X-Request-Id", requestId];
+  for (const name in options.headers) headers.push(name, options.headers[name]!);
+  return new TextReply(errorCatalog[code].status, headers, JSON.stringify(errorBody(code, { ...options, requestId })));
 }

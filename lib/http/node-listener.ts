@@ -1,16 +1,16 @@
 // The one adapter between Node's HTTP server and the public API's fetch-style
-// handler (Request in, Response out): @hono/node-server's request listener.
+// handler (Request in, answer out): @hono/node-server's request listener.
 // server.mjs (through the bundle, lib/public-api/server-entry.ts) and the
 // integration tests' API server (tests/helpers/api-server.ts) both use it, so
 // what the tests prove is what production serves.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { takePreparedBody } from "./prepared-response";
+import { TextReply, type ApiAnswer } from "./text-reply";
 import { ORIGINAL_METHOD_HEADER, PEER_IP_HEADER } from "./screen-request.mjs";
 import { FLOW_HEADER } from "./upload-flow.mjs";
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+export type AnswerHandler = (request: Request) => Promise<ApiAnswer>;
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
 
 /**
@@ -19,19 +19,18 @@ export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse)
  * header: `malformed` is true), or an error `handle` threw; it must not throw.
  */
 export function nodeListener(
-  handle: FetchHandler,
+  handle: AnswerHandler,
   onError: (problem: { malformed: boolean; error: unknown }) => Response,
 ): NodeListener {
   const listener = getRequestListener(
     async (request, { outgoing }) => {
-      const response = await handle(request);
-      const text = takePreparedBody(response);
-      if (text === undefined) return response; // a stream, or no body: Hono writes it
-      // A body held as text goes to the socket as it is, with no stream in between.
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => (headers[name] = value));
-      headers["content-length"] = String(Buffer.byteLength(text));
-      (outgoing as ServerResponse).writeHead(response.status, headers).end(text);
+      const answer = await handle(request);
+      if (!(answer instanceof TextReply)) return answer; // a stream or a file: Hono writes it
+      // Text goes to the socket as it is, headers and body in one call. To a
+      // HEAD request Node sends the headers only (Content-Length as for GET).
+      const headers = answer.headers;
+      headers.push("Content-Length", String(Buffer.byteLength(answer.text)));
+      (outgoing as ServerResponse).writeHead(answer.status, headers).end(answer.text);
       return RESPONSE_ALREADY_SENT;
     },
     {

@@ -7,7 +7,8 @@ import { postgresKeyStore, sqliteKeyStore, type KeyStore } from "../keys/key-sto
 import type { UsageSink } from "../usage/event";
 import { usageBuffer } from "../usage/usage-sink";
 import { rateLimitStore } from "./count-request";
-import { createGate, type GateServices, type PublicApiHandler } from "./gate";
+import type { ApiAnswer } from "../http/text-reply";
+import { asFetchHandler, createGate, type GateHandler, type GateServices, type PublicApiHandler } from "./gate";
 
 // The gate the app serves, with the process's stores: keys cached in this
 // instance (and checked against the database on every request), the rate-limit
@@ -29,13 +30,16 @@ export function appGateServices(): GateServices {
   return { keys: cachedKeyLookup(appKeyStore()), rateLimits: rateLimitStore(), usage: bufferedUsage };
 }
 
-let gate: PublicApiHandler | undefined;
+let gate: GateHandler | undefined;
 
 /** The one entry point of the public API: server.mjs hands it every request under /api/v1 and /api/v1beta. */
-export function handlePublicRequest(request: Request): Promise<Response> {
+export function answerPublicRequest(request: Request): Promise<ApiAnswer> {
   gate ??= createGate(appGateServices());
   return gate(request);
 }
+
+/** The same, answering with a standard Response: for tests and Next's route files. */
+export const handlePublicRequest: PublicApiHandler = asFetchHandler(answerPublicRequest);
 
 /**
  * The exports of the route files under app/api/v1 and app/api/v1beta. server.mjs

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { jsonResponse } from "../http/prepared-response";
+import { jsonReply, TextReply, type ApiAnswer } from "../http/text-reply";
 import type { KeyEnvironment } from "../keys/format";
 import { ApiError } from "./api-error";
 import { publicRoutes, type RegisteredRoute, type RouteName } from "./routes";
@@ -44,7 +44,7 @@ export interface HandlerContext<Params, Query, Body, Form> {
 export interface RouteHandler<Name extends string = string> {
   name: Name;
   /** Validates the inputs (400 invalid_request naming the field), calls the handler and answers. */
-  run: (input: RawInput) => Promise<Response>;
+  run: (input: RawInput) => Promise<ApiAnswer>;
 }
 
 // What a route that declares no params, query, JSON body or form receives.
@@ -93,7 +93,7 @@ export function defineHandler<
   ResponseBody extends z.ZodType | undefined = undefined,
 >(route: { name: Name; params: Params; query: Query; request: Body; form: Form; response?: ResponseBody }) {
   type Context = HandlerContext<z.output<Params>, z.output<Query>, z.output<Body>, z.output<Form>>;
-  return (handle: (context: Context) => Promise<Response | Answer<ResponseBody>>): RouteHandler<Name> => ({
+  return (handle: (context: Context) => Promise<ApiAnswer | Answer<ResponseBody>>): RouteHandler<Name> => ({
     name: route.name,
     async run({ request, requestId, key, params, query, body }) {
       // The gate's order: the body, then the query; the path's params last (they cannot fail for a matching path).
@@ -107,8 +107,8 @@ export function defineHandler<
         parseForm: (fields) => parseOrRefuse(route.form, fields, fieldError("The form is not valid.")),
       };
       const result = await handle(context);
-      if (result instanceof Response) return result;
-      return jsonResponse(route.response ? route.response.parse(result) : result);
+      if (result instanceof Response || result instanceof TextReply) return result;
+      return jsonReply(route.response ? route.response.parse(result) : result);
     },
   });
 }

@@ -1,9 +1,10 @@
 import "server-only";
 import { clientIp } from "../auth/client-ip";
 import { getEnv } from "../env";
-import { preparedErrorResponse } from "../errors/error-response";
+import { errorReply } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
 import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs";
+import { TextReply, toResponse, type ApiAnswer } from "../http/text-reply";
 import { alertDecoyUse } from "../keys/decoy";
 import { ipAllowed } from "../keys/ip-allowlist";
 import type { KeyLookup } from "../keys/key-cache";
@@ -153,7 +154,7 @@ function matchRoute(request: Request, url: URL): RegisteredRoute {
   return route;
 }
 
-async function pipeline(request: Request, url: URL, trace: Trace, services: GateServices): Promise<Response> {
+async function pipeline(request: Request, url: URL, trace: Trace, services: GateServices): Promise<ApiAnswer> {
   const route = matchRoute(request, url);
   trace.route = route;
   refuseKeyInUrl(url);
@@ -187,7 +188,7 @@ async function runHandler(
   route: RegisteredRoute,
   trace: Trace,
   key: VerifiedKey,
-): Promise<Response> {
+): Promise<ApiAnswer> {
   const body = await readBody(request, route);
   return routeHandlers[route.name].run({
     request,
@@ -199,11 +200,11 @@ async function runHandler(
   });
 }
 
-function failure(error: unknown, trace: Trace): Response {
+function failure(error: unknown, trace: Trace): TextReply {
   const baseUrl = getEnv().PUBLIC_BASE_URL;
   trace.errorCode = error instanceof ApiError ? error.code : "internal_error";
   if (error instanceof ApiError) {
-    return preparedErrorResponse(error.code, { ...error.options, requestId: trace.requestId, baseUrl });
+    return errorReply(error.code, { ...error.options, requestId: trace.requestId, baseUrl });
   }
   // Unexpected: a generic 500 with the request id; the details go to the log only.
   log.error("api.unhandled_error", {
@@ -211,7 +212,7 @@ function failure(error: unknown, trace: Trace): Response {
     route: trace.route?.name,
     error: String((error as Error)?.stack ?? error),
   });
-  return preparedErrorResponse("internal_error", { requestId: trace.requestId, baseUrl });
+  return errorReply("internal_error", { requestId: trace.requestId, baseUrl });
 }
 
 /**
@@ -229,10 +230,21 @@ export interface GateServices {
   usage: UsageSink;
 }
 
+/**
+ * A gate: a request in, its answer out. A TextReply (most answers) is written
+ * to the socket as it is by lib/http/node-listener.ts; `asFetchHandler` turns
+ * a gate into one that answers with standard Responses, for callers in this
+ * process (tests, Next's route files).
+ */
+export type GateHandler = (request: Request) => Promise<ApiAnswer>;
 export type PublicApiHandler = (request: Request) => Promise<Response>;
 
-export function createGate(services: GateServices): PublicApiHandler {
+export function createGate(services: GateServices): GateHandler {
   return (request) => handle(request, (trace, url) => pipeline(request, url, trace, services), services.usage);
+}
+
+export function asFetchHandler(gate: GateHandler): PublicApiHandler {
+  return async (request) => toResponse(await gate(request), { head: request.method === "HEAD" });
 }
 
 /** Who the ungated baseline's handlers think is calling. */
@@ -251,7 +263,7 @@ const BASELINE_KEY: VerifiedKey = {
  * with none of the gate's checks. Only scripts/bench builds it; server.mjs
  * serves createGate's handler and nothing else.
  */
-export function createUngatedBaseline(): PublicApiHandler {
+export function createUngatedBaseline(): GateHandler {
   return (request) =>
     handle(
       request,
@@ -286,21 +298,23 @@ function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: n
   }
 }
 
-async function handle(
-  request: Request,
-  answer: (trace: Trace, url: URL) => Promise<Response>,
-  usage: UsageSink,
-): Promise<Response> {
-  const started = performance.now();
-  const trace: Trace = { requestId: newRequestId() };
-  const url = new URL(request.url);
-  let response: Response;
-  try {
-    response = await answer(trace, url);
-  } catch (error) {
-    response = failure(error, trace);
+let common: { baseUrl: string; headers: string[] } | undefined;
+
+/** The headers every answer carries, in writeHead's shape; HSTS only on an https deployment. */
+function commonHeaders(): string[] {
+  const baseUrl = getEnv().PUBLIC_BASE_URL;
+  if (common?.baseUrl !== baseUrl) {
+    const headers: string[] = Object.entries(API_SECURITY_HEADERS).flat();
+    // proxy.ts, which sends HSTS with every page, never sees the public API.
+    const hsts = strictTransportSecurity(baseUrl);
+    if (hsts) headers.push("Strict-Transport-Security", hsts);
+    common = { baseUrl, headers };
   }
-  // Set on the handler's own Response: copying it into a new one costs more than the rest of a catalog answer.
+  return common.headers;
+}
+
+/** Sets the gate's headers on a handler's own Response (a stream or a file): copying it into a new one costs more. */
+function finishResponse(response: Response, trace: Trace): Response {
   const headers = response.headers;
   // Streams keep their "no-cache, no-transform" (which stops compression from buffering) and gain no-store.
   const cacheControl = headers.get("Cache-Control");
@@ -309,22 +323,49 @@ async function handle(
     cacheControl && !cacheControl.includes("no-store") ? `${cacheControl}, no-store` : "no-store",
   );
   headers.set("X-Request-Id", trace.requestId);
-  for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) headers.set(name, value);
-  // proxy.ts, which sends HSTS with every page, never sees the public API.
-  const hsts = strictTransportSecurity(getEnv().PUBLIC_BASE_URL);
-  if (hsts) headers.set("Strict-Transport-Security", hsts);
-  if (trace.rate) for (const [name, value] of Object.entries(rateLimitHeaders(trace.rate))) headers.set(name, value);
+  const common = commonHeaders();
+  for (let i = 0; i < common.length; i += 2) headers.set(common[i]!, common[i + 1]!);
+  if (trace.rate) for (const [name, value] of rateLimitHeaders(trace.rate)) headers.set(name, value);
+  return response;
+}
+
+/** Adds the gate's headers to a TextReply: plain appends, since the reply holds none of them yet (errorReply's two aside). */
+function finishReply(reply: TextReply, trace: Trace): TextReply {
+  const headers = reply.headers;
+  if (reply.header("Cache-Control") === null) headers.push("Cache-Control", "no-store");
+  if (reply.header("X-Request-Id") === null) headers.push("X-Request-Id", trace.requestId);
+  headers.push(...commonHeaders());
+  if (trace.rate) for (const [name, value] of rateLimitHeaders(trace.rate)) headers.push(name, value);
+  return reply;
+}
+
+async function handle(
+  request: Request,
+  answer: (trace: Trace, url: URL) => Promise<ApiAnswer>,
+  usage: UsageSink,
+): Promise<ApiAnswer> {
+  const started = performance.now();
+  const trace: Trace = { requestId: newRequestId() };
+  const url = new URL(request.url);
+  let result: ApiAnswer;
+  try {
+    result = await answer(trace, url);
+  } catch (error) {
+    result = failure(error, trace);
+  }
+  result = result instanceof TextReply ? finishReply(result, trace) : finishResponse(result, trace);
   log.info("api.request", {
     request_id: trace.requestId,
     key_id: trace.key?.publicId,
     key_cache: trace.keyCached === undefined ? undefined : trace.keyCached ? "hit" : "miss",
     route: trace.route?.name ?? null,
     method: requestMethod(request),
-    status: response.status,
+    status: result.status,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,
   });
-  recordUsage(usage, request, trace, response.status, started);
-  if (request.method !== "HEAD") return response;
-  void response.body?.cancel().catch(() => {});
-  return new Response(null, { status: response.status, statusText: response.statusText, headers });
+  recordUsage(usage, request, trace, result.status, started);
+  if (request.method !== "HEAD" || result instanceof TextReply) return result;
+  // A HEAD answer has no body: a stream the handler started is cancelled.
+  void result.body?.cancel().catch(() => {});
+  return new Response(null, { status: result.status, statusText: result.statusText, headers: result.headers });
 }

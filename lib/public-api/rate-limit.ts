@@ -109,10 +109,10 @@ export function tighter<T extends RateLimitResult>(a: T, b: T): T {
   return b.remaining < a.remaining || (b.remaining === a.remaining && b.resetSeconds > a.resetSeconds) ? b : a;
 }
 
-export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
-  return {
-    "RateLimit-Limit": String(result.limit),
-    "RateLimit-Remaining": String(result.remaining),
-    "RateLimit-Reset": String(result.resetSeconds),
-  };
+export function rateLimitHeaders(result: RateLimitResult): [string, string][] {
+  return [
+    ["RateLimit-Limit", String(result.limit)],
+    ["RateLimit-Remaining", String(result.remaining)],
+    ["RateLimit-Reset", String(result.resetSeconds)],
+  ];
 }

@@ -7,8 +7,8 @@ import { getEnv } from "../env";
 import { nodeListener } from "../http/node-listener";
 import { log } from "../log";
 import { API_SECURITY_HEADERS } from "../security/api-headers";
-import { handlePublicRequest } from "./app-gate";
-import type { PublicApiHandler } from "./gate";
+import { answerPublicRequest } from "./app-gate";
+import type { GateHandler } from "./gate";
 
 /** The deployment's origin for doc_url; read without throwing, since this answers when something already failed. */
 function baseUrl(): string {
@@ -36,7 +36,7 @@ export function unansweredRequest({ malformed, error }: { malformed: boolean; er
 }
 
 /** The app's public API (or a gate a test or the benchmark built) as a Node request listener. */
-export function publicApiListener(handle: PublicApiHandler = handlePublicRequest) {
+export function publicApiListener(handle: GateHandler = answerPublicRequest) {
   return nodeListener(handle, unansweredRequest);
 }
 

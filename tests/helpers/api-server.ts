@@ -4,11 +4,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { screenRequest } from "@/lib/http/screen-request.mjs";
-import { handlePublicRequest } from "@/lib/public-api/app-gate";
 import { publicApiListener } from "@/lib/public-api/server-entry";
 
 export async function startApiServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-  const listener = publicApiListener(handlePublicRequest);
+  const listener = publicApiListener();
   const server: Server = createServer((req, res) => {
     // What server.mjs does first: odd methods carried, malformed targets answered.
     const screened = screenRequest(req, {});

@@ -4,16 +4,18 @@ import { db } from "@/lib/db";
 import { cachedKeyLookup, uncachedKeyLookup } from "@/lib/keys/key-cache";
 import { databaseKeyStore } from "@/lib/keys/key-store";
 import { rateLimitStore } from "@/lib/public-api/count-request";
-import { createGate, type GateServices } from "@/lib/public-api/gate";
+import { asFetchHandler, createGate, type GateServices } from "@/lib/public-api/gate";
 import { DISCARD_USAGE } from "@/lib/usage/event";
 
 export function testGate(services: Partial<GateServices> = {}) {
-  return createGate({
-    keys: uncachedKeyLookup(databaseKeyStore(db)),
-    rateLimits: rateLimitStore(),
-    usage: DISCARD_USAGE,
-    ...services,
-  });
+  return asFetchHandler(
+    createGate({
+      keys: uncachedKeyLookup(databaseKeyStore(db)),
+      rateLimits: rateLimitStore(),
+      usage: DISCARD_USAGE,
+      ...services,
+    }),
+  );
 }
 
 /** A gate with its own key cache, and the cache's hit and miss counts. */

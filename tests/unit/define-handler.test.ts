@@ -1,5 +1,6 @@
 // A handler defined from its registry entry validates its inputs with the entry's schemas.
 import { describe, expect, it } from "vitest";
+import { toResponse } from "@/lib/http/text-reply";
 import type { RawInput } from "@/lib/public-api/define-handler";
 import { getApp, listApps } from "@/lib/public-api/handlers/catalog";
 import { createChatCompletion } from "@/lib/public-api/handlers/models";
@@ -16,8 +17,7 @@ const raw = (input: Partial<RawInput>): RawInput => ({
 
 describe("defineHandler's run", () => {
   it("parses the query and answers with the response schema's fields", async () => {
-    const response = await listApps.run(raw({ query: { limit: "1" } }));
-    const body = await response.json();
+    const body = await toResponse(await listApps.run(raw({ query: { limit: "1" } }))).json();
     expect(body).toMatchObject({ object: "list", has_more: true });
     expect(body.data).toHaveLength(1);
   });
@@ -38,8 +38,8 @@ describe("defineHandler's run", () => {
   });
 
   it("hands the handler its path params", async () => {
-    const response = await getApp.run(raw({ params: { app: "poster-studio" } }));
-    expect(await response.json()).toMatchObject({ id: "poster-studio", object: "app" });
+    const answer = await getApp.run(raw({ params: { app: "poster-studio" } }));
+    expect(await toResponse(answer).json()).toMatchObject({ id: "poster-studio", object: "app" });
     await expect(getApp.run(raw({ params: { app: "nope" } }))).rejects.toMatchObject({
       code: "not_found",
       options: { param: "app" },

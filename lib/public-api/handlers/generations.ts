@@ -1,4 +1,5 @@
 import { findApp } from "../../catalog/catalog";
+import { jsonReply } from "../../http/text-reply";
 import { createGeneration, findGeneration, GenerationError, type GenerationInput } from "../../generations/service";
 import type { Owner } from "../../owner";
 import { ApiError } from "../api-error";
@@ -26,7 +27,7 @@ function idempotencyKey(request: Request): string | null {
 async function create(key: CallerKey, request: Request, input: GenerationInput) {
   try {
     const { generation, replayed } = await createGeneration(ownerOf(key), input, idempotencyKey(request));
-    return Response.json(generation, { status: 201, headers: replayed ? { "Idempotent-Replayed": "true" } : {} });
+    return jsonReply(generation, 201, replayed ? ["Idempotent-Replayed", "true"] : []);
   } catch (error) {
     if (error instanceof GenerationError) {
       throw new ApiError(error.code, { message: error.message, ...(error.param ? { param: error.param } : {}) });
