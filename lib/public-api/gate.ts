@@ -57,6 +57,12 @@ interface Trace {
   touchesKey?: boolean;
   /** The catalog code of an error answer. */
   errorCode?: string;
+  /** The client's address, worked out once (lib/auth/client-ip.ts). */
+  ip?: string;
+}
+
+function requestIp(request: Request, trace: Trace): string {
+  return (trace.ip ??= clientIp(request.headers, getEnv().TRUST_PROXY));
 }
 
 function allowHeader(routes: PublicRoute[]): string {
@@ -83,7 +89,7 @@ async function verify(request: Request, trace: Trace, keys: KeyLookup): Promise<
     // Step 7: exactly the unknown-key answer, with nothing recorded as usage;
     // the alert is written after this answer, off the request path.
     alertDecoyUse(verification.key, {
-      ip: clientIp(request.headers, getEnv().TRUST_PROXY),
+      ip: requestIp(request, trace),
       userAgent: cleanUserAgent(request.headers.get("user-agent")),
       route: trace.route?.name ?? "unknown route",
     });
@@ -160,7 +166,7 @@ async function pipeline(request: Request, url: URL, trace: Trace, services: Gate
   refuseKeyInUrl(url);
   const key = await verify(request, trace, services.keys);
   trace.key = key;
-  const ip = clientIp(request.headers, getEnv().TRUST_PROXY);
+  const ip = requestIp(request, trace);
   refuseOutsideAllowlist(key, ip);
   refuseWithoutScope(key, route);
 
@@ -277,7 +283,7 @@ export function createUngatedBaseline(): GateHandler {
 }
 
 function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: number, started: number) {
-  if (!trace.found || !trace.route) return;
+  if (!trace.found || !trace.route || usage === DISCARD_USAGE) return;
   try {
     usage.record({
       requestId: trace.requestId,
@@ -287,7 +293,7 @@ function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: n
       status,
       errorCode: trace.errorCode ?? null,
       latencyMs: Math.round(performance.now() - started),
-      ip: clientIp(request.headers, getEnv().TRUST_PROXY),
+      ip: requestIp(request, trace),
       userAgent: cleanUserAgent(request.headers.get("user-agent")),
       createdAt: new Date(),
       ...(trace.touchesKey ? { touchesKey: true } : {}),
