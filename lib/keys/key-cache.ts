@@ -5,7 +5,9 @@ import type { KeyStore, KnownKey } from "./key-store";
 // Verified keys, cached in each instance, keyed by digest. A hit is never
 // taken on trust: the key's version is read from the database on every
 // request (one indexed integer), and an entry whose version moved is dropped
-// and the key read again. So whatever changed a key (the dashboard, the
+// and the key read again. On SQLite the store can tell without a query that
+// nothing at all was committed since an entry was last checked (its change
+// mark); only then is the version read skipped. So whatever changed a key (the dashboard, the
 // operator CLI in its own process, another instance) and from wherever, the
 // next request that starts after the change committed sees it; and when the
 // database cannot answer, the request fails rather than trusting the cache.
@@ -29,6 +31,14 @@ export interface KeyLookup {
 export interface KeyCacheStats {
   hits: number;
   misses: number;
+  /** Of the hits, those the store's change mark confirmed without reading the version. */
+  unchanged: number;
+}
+
+/** A cached key, and the store's change mark from just before it was last read or checked (null: none). */
+interface Held {
+  key: KnownKey;
+  mark: string | null;
 }
 
 export function uncachedKeyLookup(store: KeyStore): KeyLookup {
@@ -44,17 +54,26 @@ export function cachedKeyLookup(
   store: KeyStore,
   { max = KEY_CACHE_SIZE }: { max?: number } = {},
 ): KeyLookup & { stats: KeyCacheStats } {
-  const cache = new LRUCache<string, KnownKey>({ max });
-  const stats: KeyCacheStats = { hits: 0, misses: 0 };
+  const cache = new LRUCache<string, Held>({ max });
+  const stats: KeyCacheStats = { hits: 0, misses: 0, unchanged: 0 };
   return {
     stats,
     async find(digest) {
+      // Read before any database read: whatever a read below returns is at least as new as this mark.
+      const mark = store.changeMark?.() ?? null;
       const held = cache.get(digest);
       if (held) {
-        const version = await store.versionOf(held.id);
-        if (version === held.version) {
+        if (mark !== null && held.mark === mark) {
+          // Nothing was committed since the entry was last read or checked: it is current.
           stats.hits++;
-          return { key: held, cached: true };
+          stats.unchanged++;
+          return { key: held.key, cached: true };
+        }
+        const version = await store.versionOf(held.key.id);
+        if (version === held.key.version) {
+          held.mark = mark;
+          stats.hits++;
+          return { key: held.key, cached: true };
         }
         cache.delete(digest);
         if (version === null) return null;
@@ -63,7 +82,7 @@ export function cachedKeyLookup(
       // Unknown digests are not cached: a flood of made-up keys cannot push out real ones.
       const key = await store.byDigest(digest);
       if (!key) return null;
-      cache.set(digest, key);
+      cache.set(digest, { key, mark });
       return { key, cached: false };
     },
   };

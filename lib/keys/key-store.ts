@@ -4,6 +4,7 @@ import type pg from "pg";
 import type { Db } from "../db";
 import type { KeyEnvironment } from "./format";
 import { fromStoredRestrictions, type KeyRestrictions } from "./restrictions";
+import { walChangeMark } from "./wal-change-mark";
 
 // Where the gate reads keys. Two reads only, both one indexed row, written as
 // raw SQL: the ORM's query building costs more than the lookup itself on this
@@ -33,6 +34,13 @@ export interface KeyStore {
   byDigest(digest: string): Promise<KnownKey | null>;
   /** The current version of the key with this row id, or null if the row is gone. */
   versionOf(id: string): Promise<number | null>;
+  /**
+   * A value that changes with every commit to the database, read without a
+   * query (SQLite's WAL index header, lib/keys/wal-change-mark.ts): the same
+   * mark before two reads means nothing committed between them. Null, or
+   * absent, when the store cannot tell: the key cache then reads the version.
+   */
+  changeMark?(): string | null;
 }
 
 interface KeyRow {
@@ -98,7 +106,8 @@ export function databaseKeyStore(db: Db): KeyStore {
  * SQLite's keys through a read-only connection of the gate's own, with both
  * statements prepared once: the database is a file in this process, so a
  * lookup takes microseconds, and a write committed by any connection (the
- * dashboard's, the CLI's) is seen by the next statement here (WAL mode).
+ * dashboard's, the CLI's) is seen by the next statement here (WAL mode). Its
+ * change mark is the WAL index header.
  */
 export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
   const connection = new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 });
@@ -107,13 +116,21 @@ export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
            "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version", "decoy"
     FROM "ApiKey" WHERE "digest" = ?`);
   const versionOf = connection.prepare<[string], { version: number }>(`SELECT "version" FROM "ApiKey" WHERE "id" = ?`);
+  // Only in WAL mode, which cannot be left while this connection is open; the
+  // query also makes SQLite map the -shm file the mark reads.
+  const wal = connection.pragma("journal_mode", { simple: true }) === "wal";
+  const mark = wal ? walChangeMark(file) : null;
   return {
     byDigest: async (digest) => {
       const row = byDigest.get(digest);
       return row ? toKnownKey(row) : null;
     },
     versionOf: async (id) => versionOf.get(id)?.version ?? null,
-    close: () => connection.close(),
+    changeMark: () => mark?.read() ?? null,
+    close: () => {
+      mark?.close();
+      connection.close();
+    },
   };
 }
 

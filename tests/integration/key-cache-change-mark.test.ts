@@ -1,0 +1,154 @@
+// The key cache's shortcut on SQLite: the store's change mark (the WAL index
+// header, lib/keys/wal-change-mark.ts) lets a cached key be confirmed without
+// reading its version, but only while nothing at all has been committed since
+// the entry was last checked. These tests prove the shortcut is taken, and
+// that any commit ends it at once: from this process's ORM connection, and
+// from the operator CLI in a process of its own. On PostgreSQL there is no
+// mark, and every hit reads the version.
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { db, dbProvider } from "@/lib/db";
+import { cachedKeyLookup } from "@/lib/keys/key-cache";
+import type { KeyStore } from "@/lib/keys/key-store";
+import { createKey, revokeKey, updateRestrictions } from "@/lib/keys/lifecycle";
+import { verifyApiKey } from "@/lib/keys/verify";
+import { walChangeMark } from "@/lib/keys/wal-change-mark";
+import { appKeyStore } from "@/lib/public-api/app-gate";
+import { projectRoot } from "../helpers/test-database";
+
+async function newKey() {
+  const user = await db.user.create({ data: { email: `change-mark-${randomUUID()}@example.com` } });
+  const actor = { userId: user.id, ip: null, userAgent: null };
+  const { key, secret } = await createKey(actor, { label: "change mark", environment: "dev", expiresAt: null });
+  return { actor, publicId: key.id, secret };
+}
+
+/** The app's key store, counting the version reads it answers. */
+function countingStore() {
+  const store = appKeyStore();
+  const counts = { versionReads: 0 };
+  const counting: KeyStore = {
+    ...store,
+    versionOf: (id) => {
+      counts.versionReads++;
+      return store.versionOf(id);
+    },
+  };
+  return { store: counting, counts };
+}
+
+/** The operator CLI, in its own process; resolves with its exit code. */
+function admin(args: string[]): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      path.join(projectRoot, "node_modules", ".bin", "tsx"),
+      ["--conditions=react-server", "scripts/admin.mts", ...args],
+      { cwd: projectRoot, env: { ...process.env }, stdio: "ignore" },
+    );
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+}
+
+if (dbProvider() === "sqlite") {
+  describe("the key cache on SQLite", () => {
+    it("confirms a cached key without reading its version while nothing is committed", async () => {
+      const { secret } = await newKey();
+      const { store, counts } = countingStore();
+      const lookup = cachedKeyLookup(store);
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: false });
+      for (let i = 0; i < 3; i++) {
+        expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
+      }
+      expect(lookup.stats).toMatchObject({ hits: 3, unchanged: 3 });
+      expect(counts.versionReads).toBe(0);
+    });
+
+    it("reads the version after any commit, and keeps the entry when the key did not change", async () => {
+      const { secret } = await newKey();
+      const { store, counts } = countingStore();
+      const lookup = cachedKeyLookup(store);
+      await verifyApiKey(secret, new Date(), lookup);
+      await db.user.create({ data: { email: `unrelated-${randomUUID()}@example.com` } });
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
+      expect(counts.versionReads).toBe(1);
+      // Checked once, it is confirmed by the mark again.
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
+      expect(counts.versionReads).toBe(1);
+      expect(lookup.stats.unchanged).toBe(1);
+    });
+
+    it("sees a revocation and an edit from the ORM's connection on the very next verification", async () => {
+      const { actor, publicId, secret } = await newKey();
+      const lookup = cachedKeyLookup(appKeyStore());
+      await verifyApiKey(secret, new Date(), lookup);
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
+      expect(lookup.stats.unchanged).toBe(1);
+
+      await updateRestrictions(actor, publicId, { scopes: ["catalog:read"], allowedIps: null, rateLimit: null });
+      const edited = await verifyApiKey(secret, new Date(), lookup);
+      expect(edited.ok && edited.key.restrictions.scopes).toEqual(["catalog:read"]);
+
+      await revokeKey(actor, publicId, null);
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: false, reason: "revoked" });
+    });
+
+    it("sees a revocation by the operator CLI, in its own process, on the very next verification", async () => {
+      const { publicId, secret } = await newKey();
+      const lookup = cachedKeyLookup(appKeyStore());
+      await verifyApiKey(secret, new Date(), lookup);
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
+      const unchangedBefore = lookup.stats.unchanged;
+      expect(unchangedBefore).toBe(1);
+
+      expect(await admin(["key:revoke", "--id", publicId])).toBe(0);
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: false, reason: "revoked" });
+      expect(lookup.stats.unchanged).toBe(unchangedBefore);
+    });
+  });
+} else {
+  describe("the key cache on PostgreSQL", () => {
+    it("has no change mark: every hit reads the version", async () => {
+      const { secret } = await newKey();
+      const { store, counts } = countingStore();
+      const lookup = cachedKeyLookup(store);
+      for (let i = 0; i < 3; i++) expect((await verifyApiKey(secret, new Date(), lookup)).ok).toBe(true);
+      expect(lookup.stats).toMatchObject({ hits: 2, unchanged: 0 });
+      expect(counts.versionReads).toBe(2);
+    });
+  });
+}
+
+describe("the WAL change mark", () => {
+  const header = (first: string, second: string) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-mark-"));
+    const file = path.join(dir, "db.sqlite");
+    writeFileSync(
+      `${file}-shm`,
+      Buffer.concat([Buffer.from(first.padEnd(48, "\0")), Buffer.from(second.padEnd(48, "\0"))]),
+    );
+    return file;
+  };
+
+  it("reads the header while its two copies agree, and tells nothing while a writer is between them", () => {
+    const agreed = walChangeMark(header("commit 7", "commit 7"));
+    expect(agreed.read()).toHaveLength(96);
+    const between = walChangeMark(header("commit 7", "commit 8"));
+    expect(between.read()).toBeNull();
+    agreed.close();
+    between.close();
+  });
+
+  it("tells nothing without a -shm file, and from then on", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-mark-"));
+    const file = path.join(dir, "db.sqlite");
+    const mark = walChangeMark(file);
+    expect(mark.read()).toBeNull();
+    writeFileSync(`${file}-shm`, Buffer.alloc(96));
+    expect(mark.read()).toBeNull();
+  });
+});
