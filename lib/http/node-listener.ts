@@ -10,7 +10,7 @@ import { TextReply, type ApiAnswer } from "./text-reply";
 import { ORIGINAL_METHOD_HEADER, PEER_IP_HEADER } from "./screen-request.mjs";
 import { FLOW_HEADER } from "./upload-flow.mjs";
 
-export type AnswerHandler = (request: Request) => Promise<ApiAnswer>;
+export type AnswerHandler = (request: Request) => ApiAnswer | Promise<ApiAnswer>;
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
 
 /**
@@ -23,15 +23,11 @@ export function nodeListener(
   onError: (problem: { malformed: boolean; error: unknown }) => Response,
 ): NodeListener {
   const listener = getRequestListener(
-    async (request, { outgoing }) => {
-      const answer = await handle(request);
-      if (!(answer instanceof TextReply)) return answer; // a stream or a file: Hono writes it
-      // Text goes to the socket as it is, headers and body in one call. To a
-      // HEAD request Node sends the headers only (Content-Length as for GET).
-      const headers = answer.headers;
-      headers.push("Content-Length", String(Buffer.byteLength(answer.text)));
-      (outgoing as ServerResponse).writeHead(answer.status, headers).end(answer.text);
-      return RESPONSE_ALREADY_SENT;
+    (request, { outgoing }) => {
+      const answer = handle(request);
+      return answer instanceof Promise
+        ? answer.then((settled) => write(settled, outgoing as ServerResponse))
+        : write(answer, outgoing as ServerResponse);
     },
     {
       // Hono can swap in its own lighter Request and Response globals; Next runs
@@ -46,6 +42,19 @@ export function nodeListener(
     serverHeadersOnly(incoming);
     return listener(incoming, outgoing);
   };
+}
+
+/**
+ * A TextReply goes to the socket as it is, headers and body in one call (to a
+ * HEAD request Node sends the headers only, Content-Length as for GET); a
+ * Response (a stream, a file) goes back to Hono, which writes it.
+ */
+function write(answer: ApiAnswer, outgoing: ServerResponse): Response {
+  if (!(answer instanceof TextReply)) return answer;
+  const headers = answer.headers;
+  headers.push("Content-Length", String(Buffer.byteLength(answer.text)));
+  outgoing.writeHead(answer.status, headers).end(answer.text);
+  return RESPONSE_ALREADY_SENT;
 }
 
 /** Headers only the server writes (the peer address, a carried method, an upload's pacing token). */

@@ -1,5 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
+import type { MaybePromise } from "../maybe-promise";
 import type { KeyStore, KnownKey } from "./key-store";
 
 // Verified keys, cached in each instance, keyed by digest. A hit is never
@@ -22,9 +23,9 @@ export interface FoundByDigest {
   cached: boolean;
 }
 
-/** How the gate finds a key by digest. */
+/** How the gate finds a key by digest: at once when the cache can tell without the database. */
 export interface KeyLookup {
-  find(digest: string): Promise<FoundByDigest | null>;
+  find(digest: string): MaybePromise<FoundByDigest | null>;
 }
 
 /** Counts for tests and the benchmark; the gate's answers never depend on them. */
@@ -58,32 +59,37 @@ export function cachedKeyLookup(
   const stats: KeyCacheStats = { hits: 0, misses: 0, unchanged: 0 };
   return {
     stats,
-    async find(digest) {
+    find(digest) {
       // Read before any database read: whatever a read below returns is at least as new as this mark.
       const mark = store.changeMark?.() ?? null;
       const held = cache.get(digest);
-      if (held) {
-        if (mark !== null && held.mark === mark) {
-          // Nothing was committed since the entry was last read or checked: it is current.
-          stats.hits++;
-          stats.unchanged++;
-          return { key: held.key, cached: true };
-        }
-        const version = await store.versionOf(held.key.id);
-        if (version === held.key.version) {
-          held.mark = mark;
-          stats.hits++;
-          return { key: held.key, cached: true };
-        }
-        cache.delete(digest);
-        if (version === null) return null;
+      if (held && mark !== null && held.mark === mark) {
+        // Nothing was committed since the entry was last read or checked: it is current.
+        stats.hits++;
+        stats.unchanged++;
+        return { key: held.key, cached: true };
       }
-      stats.misses++;
-      // Unknown digests are not cached: a flood of made-up keys cannot push out real ones.
-      const key = await store.byDigest(digest);
-      if (!key) return null;
-      cache.set(digest, { key, mark });
-      return { key, cached: false };
+      return readThrough(digest, held, mark);
     },
   };
+
+  /** The database's answer: the held entry's version checked, or the key read again. */
+  async function readThrough(digest: string, held: Held | undefined, mark: string | null) {
+    if (held) {
+      const version = await store.versionOf(held.key.id);
+      if (version === held.key.version) {
+        held.mark = mark;
+        stats.hits++;
+        return { key: held.key, cached: true };
+      }
+      cache.delete(digest);
+      if (version === null) return null;
+    }
+    stats.misses++;
+    // Unknown digests are not cached: a flood of made-up keys cannot push out real ones.
+    const key = await store.byDigest(digest);
+    if (!key) return null;
+    cache.set(digest, { key, mark });
+    return { key, cached: false };
+  }
 }

@@ -2,7 +2,8 @@ import "server-only";
 import { db } from "../db";
 import { keyDigest } from "./digest";
 import { parseApiKey, type KeyEnvironment } from "./format";
-import { uncachedKeyLookup, type KeyLookup } from "./key-cache";
+import { andThen, type MaybePromise } from "../maybe-promise";
+import { uncachedKeyLookup, type FoundByDigest, type KeyLookup } from "./key-cache";
 import { databaseKeyStore } from "./key-store";
 import type { KeyRestrictions } from "./restrictions";
 import { keyStatus } from "./status";
@@ -29,16 +30,21 @@ export type Verification =
 /**
  * Checks a presented key: format and checksum first (no database or cache for
  * a malformed key), then the lookup by digest, which reads the database on
- * every call (lib/keys/key-cache.ts), so a revocation or a change of
- * restrictions counts from the very next request.
+ * every call unless the database shows no commit at all since the key was
+ * last checked (lib/keys/key-cache.ts), so a revocation or a change of
+ * restrictions counts from the very next request. The answer is at hand when
+ * the cache could tell without the database, else a promise.
  */
-export async function verifyApiKey(
+export function verifyApiKey(
   secret: string,
   now = new Date(),
   keys: KeyLookup = uncachedKeyLookup(databaseKeyStore(db)),
-): Promise<Verification> {
+): MaybePromise<Verification> {
   if (!parseApiKey(secret)) return { ok: false, reason: "invalid" };
-  const found = await keys.find(keyDigest(secret));
+  return andThen(keys.find(keyDigest(secret)), (found) => verdict(found, now));
+}
+
+function verdict(found: FoundByDigest | null, now: Date): Verification {
   if (!found) return { ok: false, reason: "invalid" };
   const { key, cached } = found;
   const { id, publicId, userId } = key;

@@ -8,6 +8,7 @@ import type { UsageSink } from "../usage/event";
 import { usageBuffer } from "../usage/usage-sink";
 import { rateLimitStore } from "./count-request";
 import type { ApiAnswer } from "../http/text-reply";
+import type { MaybePromise } from "../maybe-promise";
 import { asFetchHandler, createGate, type GateHandler, type GateServices, type PublicApiHandler } from "./gate";
 
 // The gate the app serves, with the process's stores: keys cached in this
@@ -33,7 +34,7 @@ export function appGateServices(): GateServices {
 let gate: GateHandler | undefined;
 
 /** The one entry point of the public API: server.mjs hands it every request under /api/v1 and /api/v1beta. */
-export function answerPublicRequest(request: Request): Promise<ApiAnswer> {
+export function answerPublicRequest(request: Request): MaybePromise<ApiAnswer> {
   gate ??= createGate(appGateServices());
   return gate(request);
 }

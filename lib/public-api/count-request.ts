@@ -5,6 +5,7 @@ import { gatePool } from "../gate-pool";
 import { rateLimits } from "../env-schema";
 import type { VerifiedKey } from "../keys/verify";
 import { log } from "../log";
+import type { MaybePromise } from "../maybe-promise";
 import { ApiError } from "./api-error";
 import {
   accountBucket,
@@ -59,29 +60,40 @@ export function keyRateLimit(key: Pick<VerifiedKey, "restrictions" | "rateLimitB
  * tighter one, for the RateLimit-* headers. A store outage is 503, or a logged
  * pass-through with RATE_LIMIT_FAIL_OPEN=1.
  */
-export async function countRequest(
+export function countRequest(
   key: VerifiedKey,
   store: RateLimitStore = rateLimitStore(),
-): Promise<CountedRate | undefined> {
+): MaybePromise<CountedRate | undefined> {
   const limits = rateLimits(getEnv(), key.environment);
+  let counted: ReturnType<typeof checkRateLimitPair>;
   try {
-    const counted = await checkRateLimitPair(store, {
+    counted = checkRateLimitPair(store, {
       key: keyBucket(key.id),
       keyLimit: keyRateLimit(key, limits.perKey),
       account: accountBucket(key.userId, key.environment),
       accountLimit: limits.account,
     });
-    const perKey: CountedRate = { ...counted.key, scope: "key" };
-    if (!counted.account) return perKey;
-    const account: CountedRate = { ...counted.account, scope: "account" };
-    return account.allowed ? tighter(perKey, account) : account;
   } catch (error) {
-    const reason = String((error as Error)?.message);
-    if (getEnv().RATE_LIMIT_FAIL_OPEN === "1") {
-      log.warn("api.rate_limit_store_down_fail_open", { key_id: key.publicId, error: reason });
-      return undefined;
-    }
-    log.error("api.rate_limit_store_down", { key_id: key.publicId, error: reason });
-    throw new ApiError("service_unavailable");
+    return storeDown(key, error);
   }
+  return counted instanceof Promise ? counted.then(applying, (error) => storeDown(key, error)) : applying(counted);
+}
+
+/** The limit that applies: the one that refused, or else the tighter one. */
+function applying(counted: Awaited<ReturnType<typeof checkRateLimitPair>>): CountedRate {
+  const perKey: CountedRate = { ...counted.key, scope: "key" };
+  if (!counted.account) return perKey;
+  const account: CountedRate = { ...counted.account, scope: "account" };
+  return account.allowed ? tighter(perKey, account) : account;
+}
+
+/** The store did not answer: 503, or with RATE_LIMIT_FAIL_OPEN=1 a logged pass-through. */
+function storeDown(key: VerifiedKey, error: unknown): undefined {
+  const reason = String((error as Error)?.message);
+  if (getEnv().RATE_LIMIT_FAIL_OPEN === "1") {
+    log.warn("api.rate_limit_store_down_fail_open", { key_id: key.publicId, error: reason });
+    return undefined;
+  }
+  log.error("api.rate_limit_store_down", { key_id: key.publicId, error: reason });
+  throw new ApiError("service_unavailable");
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { jsonReply, TextReply, type ApiAnswer } from "../http/text-reply";
+import { andThen, type MaybePromise } from "../maybe-promise";
 import type { KeyEnvironment } from "../keys/format";
 import { ApiError } from "./api-error";
 import { publicRoutes, type RegisteredRoute, type RouteName } from "./routes";
@@ -43,8 +44,12 @@ export interface HandlerContext<Params, Query, Body, Form> {
 
 export interface RouteHandler<Name extends string = string> {
   name: Name;
-  /** Validates the inputs (400 invalid_request naming the field), calls the handler and answers. */
-  run: (input: RawInput) => Promise<ApiAnswer>;
+  /**
+   * Validates the inputs (400 invalid_request naming the field), calls the
+   * handler and answers: at once when the handler did, and a bad input is
+   * thrown, not a rejected promise.
+   */
+  run: (input: RawInput) => MaybePromise<ApiAnswer>;
 }
 
 // What a route that declares no params, query, JSON body or form receives.
@@ -93,9 +98,9 @@ export function defineHandler<
   ResponseBody extends z.ZodType | undefined = undefined,
 >(route: { name: Name; params: Params; query: Query; request: Body; form: Form; response?: ResponseBody }) {
   type Context = HandlerContext<z.output<Params>, z.output<Query>, z.output<Body>, z.output<Form>>;
-  return (handle: (context: Context) => Promise<ApiAnswer | Answer<ResponseBody>>): RouteHandler<Name> => ({
+  return (handle: (context: Context) => MaybePromise<ApiAnswer | Answer<ResponseBody>>): RouteHandler<Name> => ({
     name: route.name,
-    async run({ request, requestId, key, params, query, body }) {
+    run({ request, requestId, key, params, query, body }) {
       // The gate's order: the body, then the query; the path's params last (they cannot fail for a matching path).
       const context: Context = {
         request,
@@ -106,9 +111,10 @@ export function defineHandler<
         params: parseOrRefuse(route.params, params, parameterError("The path is not valid.")),
         parseForm: (fields) => parseOrRefuse(route.form, fields, fieldError("The form is not valid.")),
       };
-      const result = await handle(context);
-      if (result instanceof Response || result instanceof TextReply) return result;
-      return jsonReply(route.response ? route.response.parse(result) : result);
+      return andThen(handle(context), (result) => {
+        if (result instanceof Response || result instanceof TextReply) return result;
+        return jsonReply(route.response ? route.response.parse(result) : result);
+      });
     },
   });
 }

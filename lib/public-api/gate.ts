@@ -9,9 +9,10 @@ import { alertDecoyUse } from "../keys/decoy";
 import { ipAllowed } from "../keys/ip-allowlist";
 import type { KeyLookup } from "../keys/key-cache";
 import { UNRESTRICTED } from "../keys/restrictions";
-import { claimKeyUse, verifyApiKey, type FoundKey, type VerifiedKey } from "../keys/verify";
+import { claimKeyUse, verifyApiKey, type FoundKey, type Verification, type VerifiedKey } from "../keys/verify";
 import { cleanUserAgent, DISCARD_USAGE, type UsageSink } from "../usage/event";
 import { log } from "../log";
+import { andThen, type MaybePromise } from "../maybe-promise";
 import { API_SECURITY_HEADERS } from "../security/api-headers";
 import { strictTransportSecurity } from "../security/hsts";
 import { ApiError } from "./api-error";
@@ -71,15 +72,33 @@ function allowHeader(routes: PublicRoute[]): string {
   return [...methods].join(", ");
 }
 
-async function verify(request: Request, trace: Trace, keys: KeyLookup): Promise<VerifiedKey> {
+/** Steps 4 to 8: the key, at once when this instance's cache could tell without the database. */
+function verify(request: Request, trace: Trace, keys: KeyLookup): MaybePromise<VerifiedKey> {
   const secret = presentedKey(request.headers);
-  let verification;
+  let verification: MaybePromise<Verification>;
   try {
-    verification = await verifyApiKey(secret, new Date(), keys);
+    verification = verifyApiKey(secret, new Date(), keys);
   } catch (error) {
-    log.error("api.key_lookup_failed", { error: String((error as Error)?.message) });
-    throw new ApiError("service_unavailable");
+    throw lookupFailed(error);
   }
+  if (verification instanceof Promise) {
+    return verification.then(
+      (answer) => verdict(request, trace, answer),
+      (error: unknown) => {
+        throw lookupFailed(error);
+      },
+    );
+  }
+  return verdict(request, trace, verification);
+}
+
+/** The database (or the store behind it) could not answer: never the cache's word instead. */
+function lookupFailed(error: unknown): ApiError {
+  log.error("api.key_lookup_failed", { error: String((error as Error)?.message) });
+  return new ApiError("service_unavailable");
+}
+
+function verdict(request: Request, trace: Trace, verification: Verification): VerifiedKey {
   if (verification.ok) {
     trace.found = verification.key;
     trace.keyCached = verification.cached;
@@ -120,7 +139,7 @@ function refuseWithoutScope(key: VerifiedKey, route: PublicRoute) {
   });
 }
 
-async function readBody(request: Request, route: PublicRoute): Promise<unknown> {
+function readBody(request: Request, route: PublicRoute): MaybePromise<unknown> {
   if (!route.body) return undefined;
   const env = getEnv();
   if (route.body === "multipart") {
@@ -129,9 +148,10 @@ async function readBody(request: Request, route: PublicRoute): Promise<unknown> 
     requireContentType(request, "multipart");
     return undefined;
   }
-  const bytes = await readLimitedBody(request, env.BODY_LIMIT_JSON_BYTES);
-  requireContentType(request, "json");
-  return parseJson(bytes);
+  return readLimitedBody(request, env.BODY_LIMIT_JSON_BYTES).then((bytes) => {
+    requireContentType(request, "json");
+    return parseJson(bytes);
+  });
 }
 
 /**
@@ -160,50 +180,55 @@ function matchRoute(request: Request, url: URL): RegisteredRoute {
   return route;
 }
 
-async function pipeline(request: Request, url: URL, trace: Trace, services: GateServices): Promise<ApiAnswer> {
+// Each step runs at once when the one before answered at once (lib/maybe-promise.ts).
+function pipeline(request: Request, url: URL, trace: Trace, services: GateServices): MaybePromise<ApiAnswer> {
   const route = matchRoute(request, url);
   trace.route = route;
   refuseKeyInUrl(url);
-  const key = await verify(request, trace, services.keys);
-  trace.key = key;
-  const ip = requestIp(request, trace);
-  refuseOutsideAllowlist(key, ip);
-  refuseWithoutScope(key, route);
-
-  trace.rate = await countRequest(key, services.rateLimits);
-  if (trace.rate && !trace.rate.allowed) {
-    const environment = key.environment === "prod" ? "production" : "development";
-    throw new ApiError("rate_limited", {
-      headers: { "Retry-After": String(trace.rate.resetSeconds) },
-      ...(trace.rate.scope === "account"
-        ? {
-            message: `Too many requests from this account's ${environment} keys together. Slow down and try again after the time in the Retry-After header.`,
-          }
-        : {}),
+  return andThen(verify(request, trace, services.keys), (key) => {
+    trace.key = key;
+    refuseOutsideAllowlist(key, requestIp(request, trace));
+    refuseWithoutScope(key, route);
+    return andThen(countRequest(key, services.rateLimits), (rate) => {
+      trace.rate = rate;
+      if (rate && !rate.allowed) throw rateLimited(key, rate);
+      trace.touchesKey = claimKeyUse(key);
+      return runHandler(request, url, route, trace, key);
     });
-  }
-  trace.touchesKey = claimKeyUse(key);
+  });
+}
 
-  return runHandler(request, url, route, trace, key);
+/** Steps 11 and 12's refusal; the account-wide limit says so. */
+function rateLimited(key: VerifiedKey, rate: CountedRate): ApiError {
+  const environment = key.environment === "prod" ? "production" : "development";
+  return new ApiError("rate_limited", {
+    headers: { "Retry-After": String(rate.resetSeconds) },
+    ...(rate.scope === "account"
+      ? {
+          message: `Too many requests from this account's ${environment} keys together. Slow down and try again after the time in the Retry-After header.`,
+        }
+      : {}),
+  });
 }
 
 /** Step 13: the body is read here; the route's handler validates it, then the query (lib/public-api/define-handler.ts). */
-async function runHandler(
+function runHandler(
   request: Request,
   url: URL,
   route: RegisteredRoute,
   trace: Trace,
   key: VerifiedKey,
-): Promise<ApiAnswer> {
-  const body = await readBody(request, route);
-  return routeHandlers[route.name].run({
-    request,
-    requestId: trace.requestId,
-    key: { id: key.id, publicId: key.publicId, userId: key.userId, environment: key.environment },
-    params: pathParams(route, url.pathname),
-    query: Object.fromEntries(url.searchParams),
-    body,
-  });
+): MaybePromise<ApiAnswer> {
+  return andThen(readBody(request, route), (body) =>
+    routeHandlers[route.name].run({
+      request,
+      requestId: trace.requestId,
+      key: { id: key.id, publicId: key.publicId, userId: key.userId, environment: key.environment },
+      params: pathParams(route, url.pathname),
+      query: Object.fromEntries(url.searchParams),
+      body,
+    }),
+  );
 }
 
 function failure(error: unknown, trace: Trace): TextReply {
@@ -242,7 +267,7 @@ export interface GateServices {
  * a gate into one that answers with standard Responses, for callers in this
  * process (tests, Next's route files).
  */
-export type GateHandler = (request: Request) => Promise<ApiAnswer>;
+export type GateHandler = (request: Request) => MaybePromise<ApiAnswer>;
 export type PublicApiHandler = (request: Request) => Promise<Response>;
 
 export function createGate(services: GateServices): GateHandler {
@@ -345,21 +370,32 @@ function finishReply(reply: TextReply, trace: Trace): TextReply {
   return reply;
 }
 
-async function handle(
+function handle(
   request: Request,
-  answer: (trace: Trace, url: URL) => Promise<ApiAnswer>,
+  answer: (trace: Trace, url: URL) => MaybePromise<ApiAnswer>,
   usage: UsageSink,
-): Promise<ApiAnswer> {
+): MaybePromise<ApiAnswer> {
   const started = performance.now();
   const trace: Trace = { requestId: newRequestId() };
   const url = new URL(request.url);
-  let result: ApiAnswer;
+  let result: MaybePromise<ApiAnswer>;
   try {
-    result = await answer(trace, url);
+    result = answer(trace, url);
   } catch (error) {
     result = failure(error, trace);
   }
-  result = result instanceof TextReply ? finishReply(result, trace) : finishResponse(result, trace);
+  if (result instanceof Promise) {
+    return result.then(
+      (settled) => finish(request, trace, settled, usage, started),
+      (error: unknown) => finish(request, trace, failure(error, trace), usage, started),
+    );
+  }
+  return finish(request, trace, result, usage, started);
+}
+
+/** The gate's headers, the request's log line and usage event, and HEAD's empty body. */
+function finish(request: Request, trace: Trace, answer: ApiAnswer, usage: UsageSink, started: number): ApiAnswer {
+  const result = answer instanceof TextReply ? finishReply(answer, trace) : finishResponse(answer, trace);
   log.info("api.request", {
     request_id: trace.requestId,
     key_id: trace.key?.publicId,

@@ -1,3 +1,5 @@
+import { andThen, type MaybePromise } from "../maybe-promise";
+
 // Rate limits: a fixed one-minute window per key, and one per account and
 // environment over all its keys (so rotated keys in their grace period add no
 // capacity). The counters sit behind RateLimitStore so a shared store
@@ -37,7 +39,7 @@ export interface RateLimitStore {
    * within `pair.keyLimit`, against `pair.account`, in the window holding
    * `now`. A shared store does both in one round trip.
    */
-  hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts>;
+  hitPair(pair: CounterPair, windowMs: number, now: number): MaybePromise<PairCounts>;
 }
 
 /** The end of the fixed window holding `now`: every store and every instance agree on it. */
@@ -48,7 +50,8 @@ export function windowEnd(now: number, windowMs: number): number {
 export class MemoryRateLimitStore implements RateLimitStore {
   private windows = new Map<string, CounterWindow>();
 
-  async hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
+  /** At once: the counters are in this process. */
+  hitPair(pair: CounterPair, windowMs: number, now: number): PairCounts {
     const key = this.hit(pair.key, windowMs, now);
     return { key, account: key.count <= pair.keyLimit ? this.hit(pair.account, windowMs, now) : null };
   }
@@ -92,16 +95,15 @@ function toResult({ count, windowEndsAt }: CounterWindow, limit: number, now: nu
  * the store. `account` is null when the key's own limit refused the request
  * (which then did not count against the account).
  */
-export async function checkRateLimitPair(
+export function checkRateLimitPair(
   store: RateLimitStore,
   buckets: { key: string; keyLimit: number; account: string; accountLimit: number },
   now = Date.now(),
-): Promise<{ key: RateLimitResult; account: RateLimitResult | null }> {
-  const counts = await store.hitPair(buckets, WINDOW_MS, now);
-  return {
+): MaybePromise<{ key: RateLimitResult; account: RateLimitResult | null }> {
+  return andThen(store.hitPair(buckets, WINDOW_MS, now), (counts) => ({
     key: toResult(counts.key, buckets.keyLimit, now),
     account: counts.account && toResult(counts.account, buckets.accountLimit, now),
-  };
+  }));
 }
 
 /** Of two limits that both apply, the one a client should pace itself by: the one with fewer requests left. */

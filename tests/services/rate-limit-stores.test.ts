@@ -180,7 +180,7 @@ describe("one round trip per request", () => {
     await countRequest(key, store);
 
     await commands.control.script("FLUSH");
-    expect(await commands.during(() => countRequest(key, store))).toEqual(["evalsha", "eval"]);
+    expect(await commands.during(async () => countRequest(key, store))).toEqual(["evalsha", "eval"]);
     const allowed: (boolean | undefined)[] = [];
     const sent = await commands.during(async () => {
       for (let i = 0; i < 5; i++) allowed.push((await countRequest(key, store))?.allowed);

@@ -15,6 +15,9 @@ const raw = (input: Partial<RawInput>): RawInput => ({
   ...input,
 });
 
+/** run's answer as a promise: a bad input is thrown at once, a handler's refusal may come later. */
+const settled = <T>(run: () => T | Promise<T>) => Promise.resolve().then(run);
+
 describe("defineHandler's run", () => {
   it("parses the query and answers with the response schema's fields", async () => {
     const body = await toResponse(await listApps.run(raw({ query: { limit: "1" } }))).json();
@@ -23,7 +26,7 @@ describe("defineHandler's run", () => {
   });
 
   it("refuses a bad query with invalid_request naming the parameter", async () => {
-    await expect(listApps.run(raw({ query: { limit: "0" } }))).rejects.toMatchObject({
+    await expect(settled(() => listApps.run(raw({ query: { limit: "0" } })))).rejects.toMatchObject({
       code: "invalid_request",
       options: { param: "limit" },
     });
@@ -31,7 +34,7 @@ describe("defineHandler's run", () => {
 
   it("refuses a bad JSON body with invalid_request naming the field's path", async () => {
     const body = { model: "keyport-sandbox-mini", messages: [{ role: "narrator", content: "hi" }] };
-    await expect(createChatCompletion.run(raw({ body }))).rejects.toMatchObject({
+    await expect(settled(() => createChatCompletion.run(raw({ body })))).rejects.toMatchObject({
       code: "invalid_request",
       options: { param: "messages.0.role" },
     });
@@ -40,7 +43,7 @@ describe("defineHandler's run", () => {
   it("hands the handler its path params", async () => {
     const answer = await getApp.run(raw({ params: { app: "poster-studio" } }));
     expect(await toResponse(answer).json()).toMatchObject({ id: "poster-studio", object: "app" });
-    await expect(getApp.run(raw({ params: { app: "nope" } }))).rejects.toMatchObject({
+    await expect(settled(() => getApp.run(raw({ params: { app: "nope" } })))).rejects.toMatchObject({
       code: "not_found",
       options: { param: "app" },
     });

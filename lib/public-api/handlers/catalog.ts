@@ -1,3 +1,4 @@
+// The catalog is in memory: these handlers answer at once, with no promise (lib/maybe-promise.ts).
 import type { z } from "zod";
 import { catalog, findApp, type App } from "../../catalog/catalog";
 import { ApiError } from "../api-error";
@@ -17,7 +18,7 @@ const appObject = (app: App): z.input<typeof appSchema> => ({
 });
 
 // GET /api/v1/media_models
-export const listMediaModels = defineHandler(handlerRoute("list_media_models"))(async ({ query }) => {
+export const listMediaModels = defineHandler(handlerRoute("list_media_models"))(({ query }) => {
   const page = paginate(byId(catalog.mediaModels), query);
   return {
     object: "list",
@@ -33,20 +34,20 @@ export const listMediaModels = defineHandler(handlerRoute("list_media_models"))(
 });
 
 // GET /api/v1/apps
-export const listApps = defineHandler(handlerRoute("list_apps"))(async ({ query }) => {
+export const listApps = defineHandler(handlerRoute("list_apps"))(({ query }) => {
   const page = paginate(byId(catalog.apps), query);
   return { object: "list", data: page.data.map(appObject), has_more: page.has_more };
 });
 
 // GET /api/v1/apps/[app]
-export const getApp = defineHandler(handlerRoute("get_app"))(async ({ params }) => {
+export const getApp = defineHandler(handlerRoute("get_app"))(({ params }) => {
   const app = findApp(params.app);
   if (!app) throw new ApiError("not_found", { message: "No app with that id.", param: "app" });
   return appObject(app);
 });
 
 // GET /api/v1/models: the OpenAI list shape, so OpenAI's client libraries can read it.
-export const listModels = defineHandler(handlerRoute("list_models"))(async ({ query }) => {
+export const listModels = defineHandler(handlerRoute("list_models"))(({ query }) => {
   const page = paginate(byId(catalog.textModels), query);
   return {
     object: "list",
