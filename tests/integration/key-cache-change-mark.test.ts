@@ -12,12 +12,16 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db, dbProvider } from "@/lib/db";
+import { TextReply } from "@/lib/http/text-reply";
 import { cachedKeyLookup } from "@/lib/keys/key-cache";
 import type { KeyStore } from "@/lib/keys/key-store";
 import { createKey, revokeKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { walChangeMark } from "@/lib/keys/wal-change-mark";
 import { appKeyStore } from "@/lib/public-api/app-gate";
+import { createGate } from "@/lib/public-api/gate";
+import { MemoryRateLimitStore } from "@/lib/public-api/rate-limit";
+import { DISCARD_USAGE } from "@/lib/usage/event";
 import { projectRoot } from "../helpers/test-database";
 
 async function newKey() {
@@ -95,6 +99,30 @@ if (dbProvider() === "sqlite") {
 
       await revokeKey(actor, publicId, null);
       expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: false, reason: "revoked" });
+    });
+
+    it("lets the gate answer a cached key at once, with no promise, until a commit", async () => {
+      const { actor, publicId, secret } = await newKey();
+      const gate = createGate({
+        keys: cachedKeyLookup(appKeyStore()),
+        rateLimits: new MemoryRateLimitStore(),
+        usage: DISCARD_USAGE,
+      });
+      const request = () =>
+        new Request("http://localhost/api/v1/models", {
+          headers: { authorization: `Bearer ${secret}`, "x-keyport-peer-ip": "203.0.113.9" },
+        });
+      const first = gate(request());
+      expect(first).toBeInstanceOf(Promise); // not cached yet: the row is read
+      expect((await first).status).toBe(200);
+      const cached = gate(request());
+      expect(cached).toBeInstanceOf(TextReply);
+      expect((cached as TextReply).status).toBe(200);
+
+      await revokeKey(actor, publicId, null);
+      const refused = await gate(request());
+      expect(refused.status).toBe(401);
+      expect(JSON.parse((refused as TextReply).text)).toMatchObject({ error: { code: "revoked_api_key" } });
     });
 
     it("sees a revocation by the operator CLI, in its own process, on the very next verification", async () => {
