@@ -1,6 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import type { MaybePromise } from "../maybe-promise";
+import { andThen, type MaybePromise } from "../maybe-promise";
 import type { KeyStore, KnownKey } from "./key-store";
 
 // Verified keys, cached in each instance, keyed by digest. A hit is never
@@ -73,23 +73,27 @@ export function cachedKeyLookup(
     },
   };
 
-  /** The database's answer: the held entry's version checked, or the key read again. */
-  async function readThrough(digest: string, held: Held | undefined, mark: string | null) {
-    if (held) {
-      const version = await store.versionOf(held.key.id);
+  /** The database's answer: the held entry's version checked, or the key read again; at once on SQLite. */
+  function readThrough(digest: string, held: Held | undefined, mark: string | null): MaybePromise<FoundByDigest | null> {
+    if (!held) return readKey(digest, mark);
+    return andThen(store.versionOf(held.key.id), (version) => {
       if (version === held.key.version) {
         held.mark = mark;
         stats.hits++;
         return { key: held.key, cached: true };
       }
       cache.delete(digest);
-      if (version === null) return null;
-    }
+      return version === null ? null : readKey(digest, mark);
+    });
+  }
+
+  function readKey(digest: string, mark: string | null): MaybePromise<FoundByDigest | null> {
     stats.misses++;
-    // Unknown digests are not cached: a flood of made-up keys cannot push out real ones.
-    const key = await store.byDigest(digest);
-    if (!key) return null;
-    cache.set(digest, { key, mark });
-    return { key, cached: false };
+    return andThen(store.byDigest(digest), (key) => {
+      // Unknown digests are not cached: a flood of made-up keys cannot push out real ones.
+      if (!key) return null;
+      cache.set(digest, { key, mark });
+      return { key, cached: false };
+    });
   }
 }

@@ -2,6 +2,7 @@ import "server-only";
 import Database from "better-sqlite3";
 import type pg from "pg";
 import type { Db } from "../db";
+import type { MaybePromise } from "../maybe-promise";
 import type { KeyEnvironment } from "./format";
 import { fromStoredRestrictions, type KeyRestrictions } from "./restrictions";
 import { walChangeMark } from "./wal-change-mark";
@@ -30,10 +31,10 @@ export interface KnownKey {
 }
 
 export interface KeyStore {
-  /** The key with this digest, or null. */
-  byDigest(digest: string): Promise<KnownKey | null>;
+  /** The key with this digest, or null: at once where the driver is synchronous (SQLite). */
+  byDigest(digest: string): MaybePromise<KnownKey | null>;
   /** The current version of the key with this row id, or null if the row is gone. */
-  versionOf(id: string): Promise<number | null>;
+  versionOf(id: string): MaybePromise<number | null>;
   /**
    * A value that changes with every commit to the database, read without a
    * query (SQLite's WAL index header, lib/keys/wal-change-mark.ts): the same
@@ -102,30 +103,44 @@ export function databaseKeyStore(db: Db): KeyStore {
   };
 }
 
+/** Puts the database in WAL mode; false if it could not (another connection busy): the mark is then not used. */
+function walMode(connection: Database.Database): boolean {
+  try {
+    return connection.pragma("journal_mode = WAL", { simple: true }) === "wal";
+  } catch {
+    return false;
+  }
+}
+
 /**
- * SQLite's keys through a read-only connection of the gate's own, with both
+ * SQLite's keys through a connection of the gate's own that never writes, with both
  * statements prepared once: the database is a file in this process, so a
  * lookup takes microseconds, and a write committed by any connection (the
  * dashboard's, the CLI's) is seen by the next statement here (WAL mode). Its
  * change mark is the WAL index header.
  */
 export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
-  const connection = new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 });
+  const connection = new Database(file, { fileMustExist: true, timeout: 5_000 });
+  // WAL mode, as the app sets it on start (lib/db.ts): the gate may open the
+  // file first. This connection then holds the -shm file the change mark
+  // reads, so SQLite can neither delete it nor leave WAL mode while the gate
+  // runs. It is opened for writing only for that: from here on it refuses
+  // every write.
+  const wal = walMode(connection);
+  connection.pragma("query_only = ON");
   const byDigest = connection.prepare<[string], KeyRow>(`
     SELECT "id", "publicId", "userId", "environment", "revokedAt", "expiresAt", "successorId", "lastUsedAt",
            "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version", "decoy"
     FROM "ApiKey" WHERE "digest" = ?`);
   const versionOf = connection.prepare<[string], { version: number }>(`SELECT "version" FROM "ApiKey" WHERE "id" = ?`);
-  // Only in WAL mode, which cannot be left while this connection is open; the
-  // query also makes SQLite map the -shm file the mark reads.
-  const wal = connection.pragma("journal_mode", { simple: true }) === "wal";
   const mark = wal ? walChangeMark(file) : null;
   return {
-    byDigest: async (digest) => {
+    // better-sqlite3 is synchronous: the answers are values, not promises (lib/maybe-promise.ts).
+    byDigest: (digest) => {
       const row = byDigest.get(digest);
       return row ? toKnownKey(row) : null;
     },
-    versionOf: async (id) => versionOf.get(id)?.version ?? null,
+    versionOf: (id) => versionOf.get(id)?.version ?? null,
     changeMark: () => mark?.read() ?? null,
     close: () => {
       mark?.close();

@@ -1,5 +1,5 @@
 import "server-only";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 // Whether anything was committed to a SQLite database since a moment, told
 // without a query: the header of its WAL index (the `-shm` file), which is
@@ -13,9 +13,9 @@ import { closeSync, openSync, readSync } from "node:fs";
 // what it returned is still current.
 //
 // The gate's key cache uses it to skip the per-request version read on SQLite
-// (lib/keys/key-cache.ts): one `pread` of 96 bytes instead of a statement,
-// which takes and releases SQLite's read locks (README: "Cached keys and
-// instant revocation"). Where the header cannot be read, or its two copies
+// (lib/keys/key-cache.ts): a `pread` of 96 bytes and an `fstat` instead of a
+// statement, which takes and releases SQLite's read locks (README: "Cached
+// keys and instant revocation"). Where the header cannot be read, or its two copies
 // disagree (a writer is in the middle of one), the mark is null and the
 // version is read from the database as before.
 
@@ -30,32 +30,38 @@ export interface ChangeMark {
 }
 
 /**
- * The change mark of the WAL database at `file`. Call it only once a
- * connection of this process has the database open in WAL mode: the `-shm`
- * file then exists and SQLite keeps it (and its inode) until the last
- * connection closes.
+ * The change mark of the WAL database at `file`. The `-shm` file is opened on
+ * first use; until it exists, the mark is null.
  */
 export function walChangeMark(file: string): ChangeMark {
   const buffer = Buffer.alloc(HEADER_BYTES);
   let fd: number | null = null;
-  let failed = false;
+  const forget = () => {
+    if (fd !== null) closeSync(fd);
+    fd = null;
+  };
   return {
     read() {
-      if (failed) return null;
       try {
         fd ??= openSync(`${file}-shm`, "r");
-        if (readSync(fd, buffer, 0, HEADER_BYTES, 0) !== HEADER_BYTES) return null;
+        const bytes = readSync(fd, buffer, 0, HEADER_BYTES, 0);
+        // Read from the file SQLite uses? When the last connection closes it
+        // deletes the -shm, and the next one creates a new file: the one held
+        // here would never change again. Checked after the read, so a header
+        // read from a file still linked then came from the live one.
+        if (fstatSync(fd).nlink === 0) {
+          forget();
+          return null;
+        }
+        if (bytes !== HEADER_BYTES) return null;
       } catch {
-        // No -shm file (not WAL, or a journal mode we do not know): never guess, read the version every time.
-        failed = true;
+        // No -shm file yet: read the version this time, and try again next time.
+        forget();
         return null;
       }
       if (buffer.compare(buffer, 0, COPY_BYTES, COPY_BYTES, HEADER_BYTES) !== 0) return null;
       return buffer.toString("latin1");
     },
-    close() {
-      if (fd !== null) closeSync(fd);
-      fd = null;
-    },
+    close: forget,
   };
 }

@@ -27,8 +27,8 @@ async function newActor() {
  */
 function scheduled(store: KeyStore, scheduler: fc.Scheduler): KeyStore {
   return {
-    byDigest: (digest) => scheduler.schedule(store.byDigest(digest), "read key"),
-    versionOf: (id) => scheduler.schedule(store.versionOf(id), "read version"),
+    byDigest: (digest) => scheduler.schedule(Promise.resolve(store.byDigest(digest)), "read key"),
+    versionOf: (id) => scheduler.schedule(Promise.resolve(store.versionOf(id)), "read version"),
     ...(store.changeMark ? { changeMark: () => store.changeMark!() } : {}),
   };
 }
