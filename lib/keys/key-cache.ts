@@ -74,7 +74,11 @@ export function cachedKeyLookup(
   };
 
   /** The database's answer: the held entry's version checked, or the key read again; at once on SQLite. */
-  function readThrough(digest: string, held: Held | undefined, mark: string | null): MaybePromise<FoundByDigest | null> {
+  function readThrough(
+    digest: string,
+    held: Held | undefined,
+    mark: string | null,
+  ): MaybePromise<FoundByDigest | null> {
     if (!held) return readKey(digest, mark);
     return andThen(store.versionOf(held.key.id), (version) => {
       if (version === held.key.version) {
