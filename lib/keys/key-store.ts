@@ -143,8 +143,8 @@ export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
     versionOf: (id) => versionOf.get(id)?.version ?? null,
     changeMark: () => mark?.read() ?? null,
     close: () => {
-      mark?.close();
       connection.close();
+      mark?.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 
 // Whether anything was committed to a SQLite database since a moment, told
 // without a query: the header of its WAL index (the `-shm` file), which is
@@ -26,42 +26,56 @@ const COPY_BYTES = 48;
 export interface ChangeMark {
   /** The WAL index header now, as a string to compare; null when it cannot tell. */
   read(): string | null;
+  /** Only once the database is closed in this process (see below). */
   close(): void;
 }
 
 /**
  * The change mark of the WAL database at `file`. The `-shm` file is opened on
- * first use; until it exists, the mark is null.
+ * first use, next to the database's real path (SQLite follows symbolic links:
+ * a stray `-shm` beside a link is not its file); until it exists, the mark is
+ * null.
+ *
+ * The descriptor is never closed while the database may be open in this
+ * process: on Linux, closing any descriptor of a file drops every POSIX lock
+ * the process holds on that file, SQLite's own included.
  */
 export function walChangeMark(file: string): ChangeMark {
   const buffer = Buffer.alloc(HEADER_BYTES);
   let fd: number | null = null;
-  const forget = () => {
-    if (fd !== null) closeSync(fd);
-    fd = null;
-  };
+  let unusable = false;
   return {
     read() {
+      if (unusable) return null;
       try {
-        fd ??= openSync(`${file}-shm`, "r");
+        fd ??= openSync(`${realpathSync(file)}-shm`, "r");
+      } catch {
+        // No -shm file yet: read the version this time, and try again next time.
+        return null;
+      }
+      try {
         const bytes = readSync(fd, buffer, 0, HEADER_BYTES, 0);
-        // Read from the file SQLite uses? When the last connection closes it
-        // deletes the -shm, and the next one creates a new file: the one held
-        // here would never change again. Checked after the read, so a header
-        // read from a file still linked then came from the live one.
+        // Still the file SQLite uses? It deletes the -shm when its last
+        // connection closes (the gate's own connection holds it open, so this
+        // takes an operator deleting it by hand), and the one held here would
+        // never change again: from then on the version is always read. Checked
+        // after the read, so a header read from a file still linked then came
+        // from the live one.
         if (fstatSync(fd).nlink === 0) {
-          forget();
+          unusable = true;
           return null;
         }
         if (bytes !== HEADER_BYTES) return null;
       } catch {
-        // No -shm file yet: read the version this time, and try again next time.
-        forget();
         return null;
       }
       if (buffer.compare(buffer, 0, COPY_BYTES, COPY_BYTES, HEADER_BYTES) !== 0) return null;
       return buffer.toString("latin1");
     },
-    close: forget,
+    close() {
+      unusable = true;
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
   };
 }

@@ -7,7 +7,7 @@
 // mark, and every hit reads the version.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -156,6 +156,7 @@ describe("the WAL change mark", () => {
   const header = (first: string, second: string) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-mark-"));
     const file = path.join(dir, "db.sqlite");
+    writeFileSync(file, "");
     writeFileSync(
       `${file}-shm`,
       Buffer.concat([Buffer.from(first.padEnd(48, "\0")), Buffer.from(second.padEnd(48, "\0"))]),
@@ -175,6 +176,7 @@ describe("the WAL change mark", () => {
   it("tells nothing until the -shm file exists", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-mark-"));
     const file = path.join(dir, "db.sqlite");
+    writeFileSync(file, "");
     const mark = walChangeMark(file);
     expect(mark.read()).toBeNull();
     writeFileSync(`${file}-shm`, Buffer.alloc(96));
@@ -182,21 +184,26 @@ describe("the WAL change mark", () => {
     mark.close();
   });
 
-  it("never reads a -shm file SQLite deleted (its last connection closed) in place of the new one", () => {
+  it("stops trusting a -shm file once it was deleted, even if a new one appears", () => {
     const file = header("commit 7", "commit 7");
     const mark = walChangeMark(file);
-    const before = mark.read();
-    expect(before).toHaveLength(96);
-    // The open file is deleted and a new one made under the same name: the old one would read the same forever.
+    expect(mark.read()).toHaveLength(96);
+    // Deleted (SQLite's last connection closed, or an operator) and made again: the open one would read the same forever.
     unlinkSync(`${file}-shm`);
-    writeFileSync(
-      `${file}-shm`,
-      Buffer.concat([Buffer.from("commit 1".padEnd(48, "\0")), Buffer.from("commit 1".padEnd(48, "\0"))]),
-    );
+    writeFileSync(`${file}-shm`, Buffer.alloc(96));
     expect(mark.read()).toBeNull();
-    const after = mark.read();
-    expect(after).toHaveLength(96);
-    expect(after).not.toBe(before);
+    expect(mark.read()).toBeNull();
+    mark.close();
+  });
+
+  it("reads the -shm file beside the database's real path, as SQLite does, not one beside a link to it", () => {
+    const real = header("commit 7", "commit 7");
+    const link = path.join(path.dirname(real), "link.sqlite");
+    symlinkSync(real, link);
+    writeFileSync(`${link}-shm`, Buffer.alloc(96)); // a stray file beside the link: never SQLite's
+    const mark = walChangeMark(link);
+    expect(mark.read()).toBe(walChangeMark(real).read());
+    expect(mark.read()).not.toBe(Buffer.alloc(96).toString("latin1"));
     mark.close();
   });
 });
