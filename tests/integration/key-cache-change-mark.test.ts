@@ -10,8 +10,10 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { db, dbProvider } from "@/lib/db";
+import { databaseTarget, sqliteFile } from "@/lib/db-target";
 import { TextReply } from "@/lib/http/text-reply";
 import { cachedKeyLookup } from "@/lib/keys/key-cache";
 import type { KeyStore } from "@/lib/keys/key-store";
@@ -124,6 +126,21 @@ if (dbProvider() === "sqlite") {
       const refused = await gate(request());
       expect(refused.status).toBe(401);
       expect(JSON.parse((refused as TextReply).text)).toMatchObject({ error: { code: "revoked_api_key" } });
+    });
+
+    it("sees a revocation written by plain SQL from another connection on the very next verification", async () => {
+      const { publicId, secret } = await newKey();
+      const lookup = cachedKeyLookup(appKeyStore());
+      await verifyApiKey(secret, new Date(), lookup);
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
+      const other = new Database(sqliteFile(databaseTarget(process.env.DATABASE_URL, projectRoot).url, projectRoot));
+      try {
+        // No "version" in it: the table's trigger raises it.
+        other.prepare(`UPDATE "ApiKey" SET "revokedAt" = ? WHERE "publicId" = ?`).run(Date.now(), publicId);
+      } finally {
+        other.close();
+      }
+      expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: false, reason: "revoked" });
     });
 
     it("sees a revocation by the operator CLI, in its own process, on the very next verification", async () => {

@@ -2,7 +2,7 @@
 // instance's key cache checks on every request; recording its use does not.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/lib/auth/accounts";
-import { db } from "@/lib/db";
+import { db, dbProvider } from "@/lib/db";
 import { createKey, renameKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { claimKeyUse, verifyApiKey } from "@/lib/keys/verify";
 import { writeUsage } from "../helpers/usage-writer";
@@ -44,6 +44,33 @@ describe("a key's version", () => {
     await db.apiKey.updateMany({ where: { publicId: key.id }, data: { label: "bulk" } });
     expect(await version(key.id)).toBe(2);
   });
+
+  it("rises when a key is changed by plain SQL that forgot it, once when the SQL raised it itself", async () => {
+    const { key } = await newKey("by hand");
+    await db.$executeRaw`UPDATE "ApiKey" SET "revokedAt" = ${new Date()} WHERE "publicId" = ${key.id}`;
+    expect(await version(key.id)).toBe(1);
+    await db.$executeRaw`UPDATE "ApiKey" SET "label" = ${"by hand, again"} WHERE "publicId" = ${key.id}`;
+    expect(await version(key.id)).toBe(2);
+    await db.$executeRaw`UPDATE "ApiKey" SET "scopes" = ${"catalog:read"}, "version" = "version" + 1 WHERE "publicId" = ${key.id}`;
+    expect(await version(key.id)).toBe(3);
+    // Writing a value it already has changes nothing.
+    await db.$executeRaw`UPDATE "ApiKey" SET "scopes" = ${"catalog:read"} WHERE "publicId" = ${key.id}`;
+    expect(await version(key.id)).toBe(3);
+  });
+
+  if (dbProvider() === "sqlite") {
+    it("is raised by a trigger that watches every column of the key but its last use (SQLite lists them)", async () => {
+      const [trigger] = await db.$queryRaw<{ sql: string }[]>`
+        SELECT "sql" FROM "sqlite_master" WHERE "type" = 'trigger' AND "name" = 'ApiKey_version_rises'`;
+      expect(trigger, "the trigger is gone: a migration that rebuilt ApiKey must create it again").toBeDefined();
+      const columns = await db.$queryRaw<{ name: string }[]>`SELECT "name" FROM pragma_table_info('ApiKey')`;
+      const watched = columns
+        .map(({ name }) => name)
+        .filter((name) => !["lastUsedAt", "lastUsedIp", "version"].includes(name));
+      for (const name of watched)
+        expect(trigger!.sql, `the trigger does not watch ${name}`).toContain(`NEW."${name}" IS NOT`);
+    });
+  }
 
   it("stays when the gate records a use", async () => {
     const { key, secret } = await newKey("used");
