@@ -4,6 +4,7 @@
 import { TextReply, toResponse } from "../http/text-reply";
 import { errorCatalog, type ErrorCode } from "./catalog";
 import { newRequestId } from "./request-id";
+import { withFields } from "../with-fields";
 
 export interface ErrorBody {
   error: {
@@ -52,5 +53,5 @@ export function errorReply(code: ErrorCode, options: ErrorOptions): TextReply {
   const requestId = options.requestId ?? newRequestId();
   const headers = ["Content-Type", "application/json", "Cache-Control", "no-store", "X-Request-Id", requestId];
   for (const name in options.headers) headers.push(name, options.headers[name]!);
-  return new TextReply(errorCatalog[code].status, headers, JSON.stringify(errorBody(code, { ...options, requestId })));
+  return new TextReply(errorCatalog[code].status, headers, JSON.stringify(errorBody(code, withFields(options, { requestId }))));
 }

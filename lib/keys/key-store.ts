@@ -6,6 +6,7 @@ import type { MaybePromise } from "../maybe-promise";
 import type { KeyEnvironment } from "./format";
 import { fromStoredRestrictions, type KeyRestrictions } from "./restrictions";
 import { walChangeMark } from "./wal-change-mark";
+import { withFields } from "../with-fields";
 
 // Where the gate reads keys. Two reads only, both one indexed row, written as
 // raw SQL: the ORM's query building costs more than the lookup itself on this
@@ -165,11 +166,11 @@ export function postgresKeyStore(pool: Pick<pg.Pool, "query">): KeyStore {
   const versionOf = { name: "keyport_key_version", text: `SELECT "version" FROM "ApiKey" WHERE "id" = $1` };
   return {
     async byDigest(digest) {
-      const { rows } = await pool.query<KeyRow>({ ...byDigest, values: [digest] });
+      const { rows } = await pool.query<KeyRow>(withFields(byDigest, { values: [digest] }));
       return rows[0] ? toKnownKey(rows[0]) : null;
     },
     async versionOf(id) {
-      const { rows } = await pool.query<{ version: number }>({ ...versionOf, values: [id] });
+      const { rows } = await pool.query<{ version: number }>(withFields(versionOf, { values: [id] }));
       return rows[0] ? rows[0].version : null;
     },
   };

@@ -81,10 +81,15 @@ export function countRequest(
 
 /** The limit that applies: the one that refused, or else the tighter one. */
 function applying(counted: Awaited<ReturnType<typeof checkRateLimitPair>>): CountedRate {
-  const perKey: CountedRate = { ...counted.key, scope: "key" };
+  const perKey = scoped(counted.key, "key");
   if (!counted.account) return perKey;
-  const account: CountedRate = { ...counted.account, scope: "account" };
+  const account = scoped(counted.account, "account");
   return account.allowed ? tighter(perKey, account) : account;
+}
+
+/** Field by field, not `{ ...result, scope }`: it runs for every request (lib/with-fields.ts says why). */
+function scoped({ limit, remaining, resetSeconds, allowed }: RateLimitResult, scope: CountedRate["scope"]): CountedRate {
+  return { limit, remaining, resetSeconds, allowed, scope };
 }
 
 /** The store did not answer: 503, or with RATE_LIMIT_FAIL_OPEN=1 a logged pass-through. */

@@ -31,6 +31,7 @@ import { rateLimitHeaders, type RateLimitStore } from "./rate-limit";
 import { routeHandlers } from "./route-handlers";
 import { pathParams, routesForPath, type PublicRoute, type RegisteredRoute } from "./routes";
 import { allows } from "./scopes";
+import { withFields } from "../with-fields";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
 // handlePublicRequest. The checks run in one fixed order (the README's table)
@@ -235,7 +236,7 @@ function failure(error: unknown, trace: Trace): TextReply {
   const baseUrl = getEnv().PUBLIC_BASE_URL;
   trace.errorCode = error instanceof ApiError ? error.code : "internal_error";
   if (error instanceof ApiError) {
-    return errorReply(error.code, { ...error.options, requestId: trace.requestId, baseUrl });
+    return errorReply(error.code, withFields(error.options, { requestId: trace.requestId, baseUrl }));
   }
   // Unexpected: a generic 500 with the request id; the details go to the log only.
   log.error("api.unhandled_error", {

@@ -1,3 +1,4 @@
+import { withFields } from "../with-fields";
 import type { UsageEvent, UsageSink } from "./event";
 
 // The usage sink the gate uses: events wait in memory and a background flush
@@ -32,6 +33,8 @@ export interface UsageStats {
 
 export const DEFAULT_LOG_PER_KEY_PER_MINUTE = 120;
 
+const UNLOGGED = { logged: false } as const;
+
 export class UsageBuffer implements UsageSink {
   private events: UsageEvent[] = [];
   private flushing: Promise<void> | null = null;
@@ -63,7 +66,7 @@ export class UsageBuffer implements UsageSink {
       this.onDrop(this.stats.dropped, "full");
       return;
     }
-    this.events.push(this.underLogCap(event) ? event : { ...event, logged: false });
+    this.events.push(this.underLogCap(event) ? event : withFields(event, UNLOGGED));
     if (this.events.length >= this.batchSize) void this.flush();
   }
 
