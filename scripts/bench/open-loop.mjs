@@ -11,6 +11,7 @@ import http from "node:http";
 import { Worker } from "node:worker_threads";
 
 const SAFETY_MS = 30_000;
+const WARM_UP_SECONDS = 0.5;
 
 /** The q-th quantile (0..1) of sorted nanoseconds, in microseconds. */
 function quantileUs(sorted, q) {
@@ -34,22 +35,31 @@ export function summarize(runs) {
   };
 }
 
-/** Sends `rate` requests a second for `seconds` over at most `sockets` keep-alive connections. */
-export function fixedRate({ url, authorization, rate, seconds, sockets = 16 }) {
+/**
+ * Sends `rate` requests a second for `seconds` over at most `sockets`
+ * keep-alive connections, after `warmUpSeconds` at the same rate whose
+ * requests are sent but not timed: as wrk2 calibrates before it measures, so
+ * that opening the sockets and starting the clock's thread (tens of
+ * milliseconds of CPU on a 2-core machine) are not counted against the server.
+ */
+export function fixedRate({ url, authorization, rate, seconds, sockets = 16, warmUpSeconds = WARM_UP_SECONDS }) {
   const { hostname, port, pathname, search } = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const options = { agent, hostname, port, path: pathname + search, headers: { authorization } };
   const total = Math.max(1, Math.round(rate * seconds));
+  const warmUp = Math.round(rate * warmUpSeconds);
   const intervalNs = 1e9 / rate;
   const latenciesNs = new Float64Array(total);
-  const counts = { sent: 0, completed: 0, non2xx: 0, errors: 0 };
-  const cpuAtStart = process.cpuUsage();
+  const counts = { sent: 0, answered: 0, completed: 0, non2xx: 0, errors: 0 };
+  let cpuAtStart = process.cpuUsage();
   let start = 0n;
   const elapsedNs = () => Number(process.hrtime.bigint() - start);
-  const clock = new Worker(new URL("./metronome.mjs", import.meta.url), { workerData: { total, intervalNs } });
+  const clock = new Worker(new URL("./metronome.mjs", import.meta.url), {
+    workerData: { total: warmUp + total, intervalNs },
+  });
 
   return new Promise((resolve) => {
-    const safety = setTimeout(() => finish(), seconds * 1000 + SAFETY_MS);
+    const safety = setTimeout(() => finish(), (warmUpSeconds + seconds) * 1000 + SAFETY_MS);
     let finished = false;
     function finish() {
       if (finished) return;
@@ -59,21 +69,27 @@ export function fixedRate({ url, authorization, rate, seconds, sockets = 16 }) {
       agent.destroy();
       const { user, system } = process.cpuUsage(cpuAtStart);
       const cpuSeconds = (user + system) / 1e6;
-      resolve({ ...counts, seconds, cpuSeconds, latenciesNs: latenciesNs.subarray(0, counts.completed) });
+      const { sent, answered, ...measured } = counts;
+      resolve({ ...measured, seconds, cpuSeconds, latenciesNs: latenciesNs.subarray(0, counts.completed) });
     }
-    const settled = () => counts.completed + counts.errors === total && finish();
+    const settled = () => ++counts.answered === warmUp + total && finish();
 
-    function send(due) {
+    function send(index) {
+      const due = index * intervalNs;
+      const timed = index >= warmUp;
+      if (index === warmUp) cpuAtStart = process.cpuUsage();
       const request = http.request(options, (response) => {
         response.resume();
         response.on("end", () => {
-          latenciesNs[counts.completed++] = elapsedNs() - due;
-          if (response.statusCode >= 300) counts.non2xx++;
+          if (timed) {
+            latenciesNs[counts.completed++] = elapsedNs() - due;
+            if (response.statusCode >= 300) counts.non2xx++;
+          }
           settled();
         });
       });
       request.on("error", () => {
-        counts.errors++;
+        if (timed) counts.errors++;
         settled();
       });
       request.end();
@@ -81,7 +97,7 @@ export function fixedRate({ url, authorization, rate, seconds, sockets = 16 }) {
 
     clock.on("message", (due) => {
       if (typeof due === "bigint") return void (start = due);
-      while (counts.sent < due) send(counts.sent++ * intervalNs);
+      while (counts.sent < due) send(counts.sent++);
     });
   });
 }
