@@ -6,9 +6,11 @@
 // happened before it, and its latency is counted from that due time to the
 // end of its answer, on process.hrtime.bigint(): the wait for a free socket
 // and a server that fell behind both count. The due times come from a clock
-// in a worker thread (scripts/bench/metronome.mjs).
-import http from "node:http";
+// in a worker thread (scripts/bench/metronome.mjs); the requests go out over
+// raw keep-alive sockets (scripts/bench/raw-http.mjs), which cost the client
+// a fraction of Node's http client's CPU.
 import { Worker } from "node:worker_threads";
+import { getRequestBytes, rawConnection } from "./raw-http.mjs";
 
 const SAFETY_MS = 30_000;
 const WARM_UP_SECONDS = 0.5;
@@ -36,68 +38,96 @@ export function summarize(runs) {
 }
 
 /**
- * Sends `rate` requests a second for `seconds` over at most `sockets`
- * keep-alive connections, after `warmUpSeconds` at the same rate whose
- * requests are sent but not timed: as wrk2 calibrates before it measures, so
- * that opening the sockets and starting the clock's thread (tens of
- * milliseconds of CPU on a 2-core machine) are not counted against the server.
+ * Sends `rate` requests a second for `seconds` over `sockets` keep-alive
+ * connections (scripts/bench/raw-http.mjs), after `warmUpSeconds` at the same
+ * rate whose requests are sent but not timed: as wrk2 calibrates before it
+ * measures, so that opening the sockets and starting the clock's thread (tens
+ * of milliseconds of CPU on a 2-core machine) are not counted against the
+ * server. A request due while every connection waits for an answer waits for
+ * the first one free, and that wait counts in its latency.
  */
 export function fixedRate({ url, authorization, rate, seconds, sockets = 16, warmUpSeconds = WARM_UP_SECONDS }) {
-  const { hostname, port, pathname, search } = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
-  const options = { agent, hostname, port, path: pathname + search, headers: { authorization } };
+  const { hostname: host, port, pathname, search } = new URL(url);
+  const request = getRequestBytes({ host, port, path: pathname + search, authorization });
   const total = Math.max(1, Math.round(rate * seconds));
   const warmUp = Math.round(rate * warmUpSeconds);
   const intervalNs = 1e9 / rate;
   const latenciesNs = new Float64Array(total);
-  const counts = { sent: 0, answered: 0, completed: 0, non2xx: 0, errors: 0 };
+  const counts = { completed: 0, non2xx: 0, errors: 0 };
+  let answered = 0;
   let cpuAtStart = process.cpuUsage();
   let start = 0n;
   const elapsedNs = () => Number(process.hrtime.bigint() - start);
-  const clock = new Worker(new URL("./metronome.mjs", import.meta.url), {
-    workerData: { total: warmUp + total, intervalNs },
-  });
 
   return new Promise((resolve) => {
-    const safety = setTimeout(() => finish(), (warmUpSeconds + seconds) * 1000 + SAFETY_MS);
     let finished = false;
+    const safety = setTimeout(() => finish(), (warmUpSeconds + seconds) * 1000 + SAFETY_MS);
+    /** Requests due and not yet sent, in order; connections with nothing in flight. */
+    const waiting = [];
+    const idle = [];
+    let live = sockets;
+    let sent = 0;
+
     function finish() {
       if (finished) return;
       finished = true;
       clearTimeout(safety);
       void clock.terminate();
-      agent.destroy();
+      for (const connection of connections) connection.close();
       const { user, system } = process.cpuUsage(cpuAtStart);
       const cpuSeconds = (user + system) / 1e6;
-      const { sent, answered, ...measured } = counts;
-      resolve({ ...measured, seconds, cpuSeconds, latenciesNs: latenciesNs.subarray(0, counts.completed) });
+      resolve({ ...counts, seconds, cpuSeconds, latenciesNs: latenciesNs.subarray(0, counts.completed) });
     }
-    const settled = () => ++counts.answered === warmUp + total && finish();
+    const settled = () => ++answered === warmUp + total && finish();
 
-    function send(index) {
-      const due = index * intervalNs;
-      const timed = index >= warmUp;
+    function dispatch(connection, index) {
       if (index === warmUp) cpuAtStart = process.cpuUsage();
-      const request = http.request(options, (response) => {
-        response.resume();
-        response.on("end", () => {
-          if (timed) {
-            latenciesNs[counts.completed++] = elapsedNs() - due;
-            if (response.statusCode >= 300) counts.non2xx++;
-          }
-          settled();
-        });
-      });
-      request.on("error", () => {
-        if (timed) counts.errors++;
-        settled();
-      });
-      request.end();
+      connection.index = index;
+      connection.send();
     }
 
+    const connections = Array.from({ length: sockets }, () => {
+      const connection = rawConnection({
+        host,
+        port,
+        request,
+        onAnswer(status) {
+          const index = connection.index;
+          if (index >= warmUp) {
+            latenciesNs[counts.completed++] = elapsedNs() - index * intervalNs;
+            if (status >= 300) counts.non2xx++;
+          }
+          if (waiting.length > 0) dispatch(connection, waiting.shift());
+          else idle.push(connection);
+          settled();
+        },
+        onFailure() {
+          live--;
+          if (connection.index >= warmUp) counts.errors++;
+          settled();
+          // With no connection left, what is still due can never be sent.
+          if (live === 0) {
+            counts.errors += warmUp + total - sent;
+            finish();
+          }
+        },
+      });
+      connection.index = -1;
+      idle.push(connection);
+      return connection;
+    });
+
+    const clock = new Worker(new URL("./metronome.mjs", import.meta.url), {
+      workerData: { total: warmUp + total, intervalNs },
+    });
     clock.on("message", (due) => {
       if (typeof due === "bigint") return void (start = due);
-      while (counts.sent < due) send(counts.sent++);
+      while (sent < due) {
+        const index = sent++;
+        const connection = idle.pop();
+        if (connection) dispatch(connection, index);
+        else waiting.push(index);
+      }
     });
   });
 }
