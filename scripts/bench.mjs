@@ -35,6 +35,7 @@ import {
   keyCacheCounts,
   logSince,
   logSize,
+  pinApart,
   startLogged,
   stop,
   usageClosed,
@@ -117,13 +118,24 @@ async function startCeiling(dir, gated, running) {
  * halves; then the ceiling at the same rate for one half: the floor of this
  * client and machine.
  */
-async function fixedRateRows(gated, ungated, ceiling, saturationRps) {
+async function fixedRateRows(gated, ungated, ceiling, saturationRps, servers) {
   const rate = Math.max(1, Math.round(saturationRps / 2));
   const at = (target) => (seconds) => fixedRate({ ...target, rate, seconds });
-  await at(ungated)(1); // the client's own warm-up
-  const runs = await alternate(at(gated), at(ungated), SECONDS);
-  const floor = await at(ceiling)(Math.max(1, Math.round(SECONDS / 2)));
-  return { rate, gated: summarize(runs.a), ungated: summarize(runs.b), ceiling: summarize([floor]) };
+  const pinning = pinApart(servers);
+  try {
+    await at(ungated)(1); // the client's own warm-up
+    const runs = await alternate(at(gated), at(ungated), SECONDS);
+    const floor = await at(ceiling)(Math.max(1, Math.round(SECONDS / 2)));
+    return {
+      rate,
+      pinned: pinning.pinned,
+      gated: summarize(runs.a),
+      ungated: summarize(runs.b),
+      ceiling: summarize([floor]),
+    };
+  } finally {
+    pinning.undo();
+  }
 }
 
 /** Pair 3: one key against 150,000 in turn, after seeding; counts the key cache's answers in the 150k halves. */
@@ -193,7 +205,7 @@ async function benchTarget(label, databaseEnv) {
     r.next = await saturate(next, SECONDS);
     r.ceiling = await saturate(ceilingTarget, SECONDS);
     progress(label, "measuring at a fixed rate");
-    r.fixed = await fixedRateRows(gated, ungated, ceilingTarget, r.gated.rps);
+    r.fixed = await fixedRateRows(gated, ungated, ceilingTarget, r.gated.rps, [servers.variants, ceiling.process]);
     await Promise.all([servers.next, servers.variants, ceiling.process].map(stop));
 
     progress(label, `seeding ${KEYS_IN_DATABASE.toLocaleString("en")} keys, then measuring with many keys`);

@@ -1,9 +1,10 @@
 // The processes npm run bench starts: free ports, servers whose output goes to
 // a log file (not a pipe this process would have to drain while it
 // measures), their orderly stop, and a throw-away redis-server.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 export const freePort = () =>
@@ -98,4 +99,32 @@ export async function startRedis(dir) {
   for (let i = 0; i < 100 && !(await redisAnswers(port)); i++) await sleep(100);
   if (!(await redisAnswers(port))) throw new Error("redis-server did not come up");
   return { child, url: `redis://127.0.0.1:${port}` };
+}
+
+/**
+ * For the fixed-rate rows: `servers` (every thread of each) on the first CPU,
+ * this process (the load client) on the last, with `taskset`, so that a
+ * latency is the server's and not the scheduler's putting the client and
+ * the server on one core for a while. Returns what undoes it. Does nothing
+ * (and says so) with one CPU or without taskset.
+ */
+export function pinApart(servers) {
+  const cpus = os.availableParallelism();
+  const pin = (pid, list) => execFileSync("taskset", ["-a", "-p", "-c", list, String(pid)], { stdio: "ignore" });
+  const all = `0-${cpus - 1}`;
+  try {
+    if (cpus < 2) throw new Error("one CPU");
+    for (const server of servers) pin(server.pid, "0");
+    pin(process.pid, String(cpus - 1));
+  } catch (error) {
+    console.warn(`  (fixed rate: servers and client not pinned apart: ${error.message})`);
+    return { pinned: false, undo() {} };
+  }
+  return {
+    pinned: true,
+    undo() {
+      for (const server of servers) if (server.exitCode === null) pin(server.pid, all);
+      pin(process.pid, all);
+    },
+  };
 }
