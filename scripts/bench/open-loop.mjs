@@ -98,16 +98,25 @@ export function fixedRate({ url, authorization, rate, seconds, sockets = 16, war
             if (status >= 300) counts.non2xx++;
           }
           if (waiting.length > 0) dispatch(connection, waiting.shift());
-          else idle.push(connection);
+          else {
+            connection.index = -1;
+            idle.push(connection);
+          }
           settled();
         },
         onFailure() {
           live--;
-          if (connection.index >= warmUp) counts.errors++;
-          settled();
-          // With no connection left, what is still due can never be sent.
-          if (live === 0) {
-            counts.errors += warmUp + total - sent;
+          const idleAt = idle.indexOf(connection);
+          if (idleAt !== -1) idle.splice(idleAt, 1);
+          else {
+            // The request it carried is lost.
+            if (connection.index >= warmUp) counts.errors++;
+            settled();
+          }
+          // With no connection left, what is due or still to come can never be sent.
+          if (live === 0 && !finished) {
+            counts.errors += waiting.filter((index) => index >= warmUp).length;
+            counts.errors += Math.max(0, warmUp + total - Math.max(sent, warmUp));
             finish();
           }
         },
