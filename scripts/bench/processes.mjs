@@ -102,20 +102,23 @@ export async function startRedis(dir) {
 }
 
 /**
- * For the fixed-rate rows: `servers` (every thread of each) on the first CPU,
- * this process (the load client) on the last, with `taskset`, so that a
- * latency is the server's and not the scheduler's putting the client and
- * the server on one core for a while. Returns what undoes it. Does nothing
- * (and says so) with one CPU or without taskset.
+ * For the fixed-rate rows: each server's main thread (the one that answers)
+ * on the first CPU, this process (the load client, every thread) on the last,
+ * with `taskset`, so that a latency is the server's and not the scheduler's
+ * putting the client and the server's main thread on one core for a while.
+ * A server's other threads (the usage writer, V8's helpers) stay free to run
+ * on either, as they would on a bigger machine. Returns what undoes it. Does
+ * nothing (and says so) with one CPU or without taskset.
  */
 export function pinApart(servers) {
   const cpus = os.availableParallelism();
-  const pin = (pid, list) => execFileSync("taskset", ["-a", "-p", "-c", list, String(pid)], { stdio: "ignore" });
+  const pin = (pid, list, allThreads) =>
+    execFileSync("taskset", [...(allThreads ? ["-a"] : []), "-p", "-c", list, String(pid)], { stdio: "ignore" });
   const all = `0-${cpus - 1}`;
   try {
     if (cpus < 2) throw new Error("one CPU");
-    for (const server of servers) pin(server.pid, "0");
-    pin(process.pid, String(cpus - 1));
+    for (const server of servers) pin(server.pid, "0", false);
+    pin(process.pid, String(cpus - 1), true);
   } catch (error) {
     console.warn(`  (fixed rate: servers and client not pinned apart: ${error.message})`);
     return { pinned: false, undo() {} };
@@ -123,8 +126,8 @@ export function pinApart(servers) {
   return {
     pinned: true,
     undo() {
-      for (const server of servers) if (server.exitCode === null) pin(server.pid, all);
-      pin(process.pid, all);
+      for (const server of servers) if (server.exitCode === null) pin(server.pid, all, false);
+      pin(process.pid, all, true);
     },
   };
 }

@@ -52,7 +52,7 @@ export function report(label, r, { seconds }) {
   ]);
   console.log(
     `Fixed rate: ${r.fixed.rate} requests/s, half of pair 2's gated throughput ` +
-      `(open loop, latency from each request's due time; client cpu: the share of a core the client took${r.fixed.pinned ? "; servers on one CPU, the client on another" : ""}):`,
+      `(open loop, latency from each request's due time; client cpu: the share of a core the client took${r.fixed.pinned ? "; the servers' main threads on one CPU, the client on another" : ""}):`,
   );
   console.table([
     fixedRow("new path, gated (usage on)", r.fixed.gated),
