@@ -111,6 +111,7 @@ export class UsageBuffer implements UsageSink {
   }
 
   snapshot(): UsageStats {
-    return { ...this.stats, pending: this.events.length };
+    const { recorded, written, dropped } = this.stats;
+    return { recorded, written, dropped, pending: this.events.length };
   }
 }
