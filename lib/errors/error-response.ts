@@ -53,5 +53,9 @@ export function errorReply(code: ErrorCode, options: ErrorOptions): TextReply {
   const requestId = options.requestId ?? newRequestId();
   const headers = ["Content-Type", "application/json", "Cache-Control", "no-store", "X-Request-Id", requestId];
   for (const name in options.headers) headers.push(name, options.headers[name]!);
-  return new TextReply(errorCatalog[code].status, headers, JSON.stringify(errorBody(code, withFields(options, { requestId }))));
+  return new TextReply(
+    errorCatalog[code].status,
+    headers,
+    JSON.stringify(errorBody(code, withFields(options, { requestId }))),
+  );
 }

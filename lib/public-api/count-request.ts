@@ -88,7 +88,10 @@ function applying(counted: Awaited<ReturnType<typeof checkRateLimitPair>>): Coun
 }
 
 /** Field by field, not `{ ...result, scope }`: it runs for every request (lib/with-fields.ts says why). */
-function scoped({ limit, remaining, resetSeconds, allowed }: RateLimitResult, scope: CountedRate["scope"]): CountedRate {
+function scoped(
+  { limit, remaining, resetSeconds, allowed }: RateLimitResult,
+  scope: CountedRate["scope"],
+): CountedRate {
   return { limit, remaining, resetSeconds, allowed, scope };
 }
 
