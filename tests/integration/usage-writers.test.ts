@@ -29,10 +29,17 @@ async function keyRow(label: string) {
   return db.apiKey.findUniqueOrThrow({ where: { publicId: issued.key.id }, select: { id: true } });
 }
 
+/**
+ * The test's own request ids. Not `req_...`: Prisma's startsWith is a LIKE, in
+ * which `_` matches any character, so `req_app_` also matched an id the app
+ * made for another test's request (`req_app6...`).
+ */
+const requestIdPrefix = (tag: string) => `writer-test-${tag}-`;
+
 /** Three requests of one key (two of them marked as its first use in a minute) and one of another. */
 function batch(tag: string, a: string, b: string, at: Date): UsageEvent[] {
   const event = (n: number, keyId: string, fields: Partial<UsageEvent> = {}): UsageEvent => ({
-    requestId: `req_${tag}_${n}`,
+    requestId: `${requestIdPrefix(tag)}${n}`,
     keyId,
     userId,
     route: "list_models",
@@ -54,15 +61,24 @@ function batch(tag: string, a: string, b: string, at: Date): UsageEvent[] {
 
 async function expectWritten(tag: string, a: string, b: string, at: Date) {
   const events = await db.usageEvent.findMany({
-    where: { requestId: { startsWith: `req_${tag}_` } },
+    where: { requestId: { startsWith: requestIdPrefix(tag) } },
     orderBy: { requestId: "asc" },
   });
   expect(
     events.map((e) => [e.requestId, e.keyId, e.status, e.errorCode, e.latencyMs, e.ip, e.userAgent, e.createdAt]),
   ).toEqual([
-    [`req_${tag}_1`, a, 200, null, 1, "203.0.113.1", "writer-test/1.0", new Date(at.getTime() + 1)],
-    [`req_${tag}_2`, a, 403, "insufficient_scope", 2, "203.0.113.7", "writer-test/1.0", new Date(at.getTime() + 2)],
-    [`req_${tag}_4`, b, 200, null, 4, "198.51.100.4", null, new Date(at.getTime() + 4)],
+    [`${requestIdPrefix(tag)}1`, a, 200, null, 1, "203.0.113.1", "writer-test/1.0", new Date(at.getTime() + 1)],
+    [
+      `${requestIdPrefix(tag)}2`,
+      a,
+      403,
+      "insufficient_scope",
+      2,
+      "203.0.113.7",
+      "writer-test/1.0",
+      new Date(at.getTime() + 2),
+    ],
+    [`${requestIdPrefix(tag)}4`, b, 200, null, 4, "198.51.100.4", null, new Date(at.getTime() + 4)],
   ]);
   const hourly = await db.usageHourly.findMany({
     where: { keyId: { in: [a, b] } },
@@ -112,7 +128,8 @@ describe("a usage batch", () => {
       const key = await keyRow("locked");
       const holder = new Database(file(), { timeout: 5_000 });
       const writer = sqliteUsageWriter(file());
-      const count = (tag: string) => db.usageEvent.count({ where: { requestId: { startsWith: `req_${tag}_` } } });
+      const count = (tag: string) =>
+        db.usageEvent.count({ where: { requestId: { startsWith: requestIdPrefix(tag) } } });
       try {
         holder.exec("BEGIN IMMEDIATE");
         const waited = writer.write(batch("waited", key.id, key.id, new Date()));
@@ -150,8 +167,8 @@ describe("a usage batch", () => {
         await writer.write(batch("recovered", key.id, key.id, at));
         const written = new Database(copy, { readonly: true });
         const rows = written
-          .prepare(`SELECT COUNT(*) AS n FROM "UsageEvent" WHERE "requestId" LIKE 'req_recovered_%'`)
-          .get();
+          .prepare(`SELECT COUNT(*) AS n FROM "UsageEvent" WHERE "requestId" LIKE ?`)
+          .get(`${requestIdPrefix("recovered")}%`);
         written.close();
         expect(rows).toEqual({ n: 3 });
       } finally {
