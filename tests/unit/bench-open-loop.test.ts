@@ -84,6 +84,11 @@ describe("the open-loop client's raw connection", () => {
   });
 });
 
+/** A fixed-rate run against the test server on `port`. */
+function runAt(port: number, options: { rate: number; seconds: number; sockets: number; warmUpSeconds: number }) {
+  return fixedRate({ url: `http://127.0.0.1:${port}/api/v1/models`, authorization: "Bearer sk_test", ...options });
+}
+
 describe("fixedRate", () => {
   it("times only the requests after the warm-up, counts every answer, and counts non-2xx", async () => {
     let requests = 0;
@@ -93,14 +98,7 @@ describe("fixedRate", () => {
         res.writeHead(requests % 10 === 0 ? 500 : 200, { "Content-Length": "2" }).end("{}");
       }),
     );
-    const run = await fixedRate({
-      url: `http://127.0.0.1:${port}/api/v1/models`,
-      authorization: "Bearer sk_test",
-      rate: 400,
-      seconds: 0.5,
-      sockets: 4,
-      warmUpSeconds: 0.25,
-    });
+    const run = await runAt(port, { rate: 400, seconds: 0.5, sockets: 4, warmUpSeconds: 0.25 });
     // 100 warm-up requests are sent but not timed; 200 are timed.
     expect(requests).toBe(300);
     expect(run.completed).toBe(200);
@@ -123,14 +121,7 @@ describe("fixedRate", () => {
         }),
       ),
     );
-    const run = await fixedRate({
-      url: `http://127.0.0.1:${port}/`,
-      authorization: "Bearer sk_test",
-      rate: 200,
-      seconds: 0.5,
-      sockets: 3,
-      warmUpSeconds: 0,
-    });
+    const run = await runAt(port, { rate: 200, seconds: 0.5, sockets: 3, warmUpSeconds: 0 });
     expect(run.errors).toBe(1);
     expect(run.completed).toBe(99);
   });
@@ -138,14 +129,7 @@ describe("fixedRate", () => {
   it("counts requests as errors when the server is gone, and still ends", async () => {
     const server = createNetServer((socket) => socket.destroy());
     const port = await listen(server);
-    const run = await fixedRate({
-      url: `http://127.0.0.1:${port}/`,
-      authorization: "Bearer sk_test",
-      rate: 200,
-      seconds: 0.2,
-      sockets: 2,
-      warmUpSeconds: 0,
-    });
+    const run = await runAt(port, { rate: 200, seconds: 0.2, sockets: 2, warmUpSeconds: 0 });
     expect(run.completed).toBe(0);
     expect(run.errors).toBe(40);
   });
