@@ -45,8 +45,9 @@ function hourlyCounts(events: readonly UsageEvent[]): HourlyCount[] {
     };
     const id = `${row.keyId}\u0000${row.hour}\u0000${row.route}\u0000${row.statusClass}`;
     const existing = counts.get(id);
-    if (existing) existing.count++;
-    else counts.set(id, { ...row, count: 1 });
+    const requests = event.count ?? 1;
+    if (existing) existing.count += requests;
+    else counts.set(id, { ...row, count: requests });
   }
   // In one order everywhere: two instances adding to the same rows then lock them in the same order (no deadlock).
   const order = (c: HourlyCount) =>

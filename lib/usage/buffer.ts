@@ -1,5 +1,5 @@
 import { withFields } from "../with-fields";
-import type { UsageEvent, UsageSink } from "./event";
+import { hourOf, statusClass, type StatusClass, type UsageEvent, type UsageSink } from "./event";
 
 // The usage sink the gate uses: events wait in memory and a background flush
 // writes them in batches, every second or every 500 events, whichever comes
@@ -7,6 +7,14 @@ import type { UsageEvent, UsageSink } from "./event";
 // counted, never waited for, so a slow or absent database costs usage rows,
 // not requests. A failed write drops its batch (counted) rather than
 // retrying into a growing backlog.
+//
+// An event over the per-key log cap only counts in the hourly aggregates, so
+// it is not kept: it adds one to a waiting event of the same key, route,
+// status class and hour (`count`), and the request's own object dies young.
+// A busy key then costs the buffer one entry per second, not one per request:
+// events kept until the flush outlive V8's young generation and are copied
+// into the old one, whose collections held the gate up (README: "The gate's
+// hot path").
 
 export interface UsageBufferOptions {
   write: (events: UsageEvent[]) => Promise<void>;
@@ -33,10 +41,20 @@ export interface UsageStats {
 
 export const DEFAULT_LOG_PER_KEY_PER_MINUTE = 120;
 
-const UNLOGGED = { logged: false } as const;
+/** An unlogged event kept to stand for the requests like it (same key, route, status class and hour) until the flush. */
+interface Tally {
+  route: string;
+  statusClass: StatusClass;
+  hour: number;
+  event: UsageEvent & { count: number };
+}
 
 export class UsageBuffer implements UsageSink {
   private events: UsageEvent[] = [];
+  /** The requests `events` stand for (an unlogged event may stand for many). */
+  private pending = 0;
+  /** Unlogged events still in `events`, by key id, that further requests add to; emptied when a batch is taken. */
+  private readonly tallies = new Map<string, Tally[]>();
   private flushing: Promise<void> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly stats = { recorded: 0, written: 0, dropped: 0 };
@@ -61,13 +79,51 @@ export class UsageBuffer implements UsageSink {
 
   record(event: UsageEvent): void {
     this.stats.recorded++;
+    const logged = this.underLogCap(event);
+    // A first use in a minute moves the key's last use (its time and address): it is kept as it is.
+    if (!logged && !event.touchesKey && this.addToTally(event)) {
+      this.pending++;
+      return;
+    }
     if (this.events.length >= this.maxEvents) {
       this.stats.dropped++;
       this.onDrop(this.stats.dropped, "full");
       return;
     }
-    this.events.push(this.underLogCap(event) ? event : withFields(event, UNLOGGED));
+    if (logged) this.events.push(event);
+    else this.keepUnlogged(event);
+    this.pending++;
     if (this.events.length >= this.batchSize) void this.flush();
+  }
+
+  /** Adds the event to a waiting one it counts with; false if there is none. */
+  private addToTally(event: UsageEvent): boolean {
+    const tallies = this.tallies.get(event.keyId);
+    if (!tallies) return false;
+    const hour = hourOf(event.createdAt);
+    const status = statusClass(event.status);
+    for (const tally of tallies) {
+      if (tally.route === event.route && tally.statusClass === status && tally.hour === hour) {
+        tally.event.count++;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private keepUnlogged(event: UsageEvent): void {
+    const kept = withFields(event, { logged: false, count: 1 });
+    this.events.push(kept);
+    if (event.touchesKey) return;
+    const tally = {
+      route: event.route,
+      statusClass: statusClass(event.status),
+      hour: hourOf(event.createdAt),
+      event: kept,
+    };
+    const tallies = this.tallies.get(event.keyId);
+    if (tallies) tallies.push(tally);
+    else this.tallies.set(event.keyId, [tally]);
   }
 
   private underLogCap(event: UsageEvent): boolean {
@@ -93,11 +149,15 @@ export class UsageBuffer implements UsageSink {
   private async drain(): Promise<void> {
     while (this.events.length > 0) {
       const batch = this.events.splice(0, this.batchSize);
+      // From here the batch is the writer's: nothing may add to its events.
+      this.tallies.clear();
+      const requests = requestsIn(batch);
+      this.pending -= requests;
       try {
         await this.write(batch);
-        this.stats.written += batch.length;
+        this.stats.written += requests;
       } catch {
-        this.stats.dropped += batch.length;
+        this.stats.dropped += requests;
         this.onDrop(this.stats.dropped, "write_failed");
       }
     }
@@ -112,6 +172,12 @@ export class UsageBuffer implements UsageSink {
 
   snapshot(): UsageStats {
     const { recorded, written, dropped } = this.stats;
-    return { recorded, written, dropped, pending: this.events.length };
+    return { recorded, written, dropped, pending: this.pending };
   }
+}
+
+function requestsIn(events: readonly UsageEvent[]): number {
+  let requests = 0;
+  for (const event of events) requests += event.count ?? 1;
+  return requests;
 }

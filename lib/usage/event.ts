@@ -22,6 +22,11 @@ export interface UsageEvent {
   logged?: boolean;
   /** The key's first use in a minute on this instance (lib/keys/verify.ts claimKeyUse): the flush moves its last use. */
   touchesKey?: boolean;
+  /**
+   * The requests this event stands for in the hourly aggregates (1 when absent): the buffer adds unlogged requests
+   * of the same key, route, status class and hour to one waiting event (lib/usage/buffer.ts).
+   */
+  count?: number;
 }
 
 export type StatusClass = "2xx" | "4xx" | "5xx";

@@ -183,8 +183,9 @@ describe("off the request's path", () => {
   it("writes a batch once 500 events are waiting, without waiting for the timer", async () => {
     const batches: number[] = [];
     const buffer = new UsageBuffer({ write: async (events) => void batches.push(events.length), intervalMs: 60_000 });
+    // Ten keys, a hundred events each: all under the log cap, so each is kept as it is.
     const event = (i: number) =>
-      usageEvent({ requestId: `req_batch_${i}`, keyId: "k", userId: "u", createdAt: new Date() });
+      usageEvent({ requestId: `req_batch_${i}`, keyId: `k${i % 10}`, userId: "u", createdAt: new Date() });
     for (let i = 0; i < 1_001; i++) buffer.record(event(i));
     await buffer.flush();
     expect(batches.slice(0, 2)).toEqual([500, 500]);
@@ -237,6 +238,90 @@ describe("a flood cannot grow the log without bound", () => {
     await buffer.close();
     expect(await db.usageEvent.count({ where: { keyId: key.rowId } })).toBeLessThanOrEqual(6); // 3 a minute, two minutes at most
     expect((await db.usageHourly.aggregate({ where: { keyId: key.rowId }, _sum: { count: true } }))._sum.count).toBe(8);
+  });
+
+  it("keeps one waiting event for a key's requests over the cap, not one each, and counts every request", async () => {
+    const batches: UsageEvent[][] = [];
+    const buffer = new UsageBuffer({
+      write: async (events) => {
+        batches.push(events);
+        await writeUsage(events);
+      },
+      intervalMs: 60_000,
+      logPerKeyPerMinute: 3,
+    });
+    const key = await newKey({}, "tallied");
+    const at = new Date();
+    let n = 0;
+    const record = (fields: Partial<UsageEvent> = {}) =>
+      buffer.record({
+        ...usageEvent({
+          requestId: `req_tally_${key.rowId}_${n++}`,
+          keyId: key.rowId,
+          userId: actor.userId,
+          createdAt: at,
+        }),
+        ...fields,
+      });
+    for (let i = 0; i < 203; i++) record();
+    for (let i = 0; i < 50; i++) record({ status: 429, errorCode: "rate_limited" });
+    for (let i = 0; i < 30; i++) record({ route: "create_chat_completion" });
+    // A first use in the minute moves the key's last use: it is kept on its own, with its address.
+    record({ touchesKey: true, ip: "198.51.100.7" });
+    for (let i = 0; i < 10; i++) record({ status: 404, errorCode: "not_found" }); // 4xx, like the 429s
+
+    expect(buffer.snapshot()).toMatchObject({ recorded: 294, pending: 294, dropped: 0 });
+    await buffer.close();
+    expect(batches).toHaveLength(1);
+    const [batch] = batches;
+    // 3 logged, one waiting event each for (200, list_models), (4xx, list_models) and (200, chat), and the touch.
+    expect(batch).toHaveLength(7);
+    expect(batch!.filter((event) => event.logged !== false)).toHaveLength(3);
+    expect(batch!.map((event) => event.count ?? 1).reduce((a, b) => a + b, 0)).toBe(294);
+    expect(buffer.snapshot()).toMatchObject({ recorded: 294, written: 294, pending: 0, dropped: 0 });
+
+    const hourly = await db.usageHourly.findMany({
+      where: { keyId: key.rowId },
+      select: { route: true, statusClass: true, count: true },
+      orderBy: [{ route: "asc" }, { statusClass: "asc" }],
+    });
+    expect(hourly).toEqual([
+      { route: "create_chat_completion", statusClass: "2xx", count: 30 },
+      { route: "list_models", statusClass: "2xx", count: 204 },
+      { route: "list_models", statusClass: "4xx", count: 60 },
+    ]);
+    expect(await db.usageEvent.count({ where: { keyId: key.rowId } })).toBe(3);
+    expect(await db.apiKey.findUniqueOrThrow({ where: { id: key.rowId }, select: { lastUsedIp: true } })).toEqual({
+      lastUsedIp: "198.51.100.7",
+    });
+  });
+
+  it("never adds to an event the writer already has: requests after a batch is taken wait for the next", async () => {
+    const written: UsageEvent[][] = [];
+    let release!: () => void;
+    const buffer = new UsageBuffer({
+      write: async (events) => {
+        // What the writer was handed, as it was then (a worker gets a copy).
+        written.push(events.map((event) => ({ ...event })));
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+      intervalMs: 60_000,
+      logPerKeyPerMinute: 1,
+    });
+    const record = (i: number) =>
+      buffer.record(usageEvent({ requestId: `req_taken_${i}`, keyId: "k", userId: "u", createdAt: new Date() }));
+    for (let i = 0; i < 5; i++) record(i);
+    const flushed = buffer.flush();
+    // The batch is taken; these come while it is being written.
+    for (let i = 5; i < 9; i++) record(i);
+    release();
+    // The same flush then takes what came meanwhile as a second batch.
+    await vi.waitFor(() => expect(written).toHaveLength(2));
+    release();
+    await flushed;
+    await buffer.close();
+    expect(written.map((batch) => batch.map((event) => event.count ?? 1))).toEqual([[1, 4], [4]]);
+    expect(buffer.snapshot()).toMatchObject({ recorded: 9, written: 9, pending: 0 });
   });
 
   it("redacts a key sent in the user agent and drops control characters", async () => {
