@@ -14,27 +14,29 @@
 //   pair 2  gated / ungated, alternating halves
 //   the production server (server.mjs, with Next in the process); the old
 //   path through Next; the ceiling
-//   a fixed rate at half the gated throughput, gated / ungated alternating,
-//     with latency in microseconds (scripts/bench/open-loop.mjs)
+//   a fixed rate at half the gated throughput, gated beside ungated in 8
+//     pairs of short runs, with latency in microseconds
+//     (scripts/bench/open-loop.mjs), the other servers stopped meanwhile
 //   pair 3  after seeding 1,000,000 keys: 1 key / 150,000 real keys in turn
 //     (more distinct keys than the key cache holds)
 //   a flood of malformed keys
 // Then it stops the production server with SIGTERM and reads the usage events
-// dropped from its `usage.closed` log line. BENCH_SECONDS, BENCH_CONNECTIONS
-// and BENCH_THREADS (wrk's) tune it.
+// dropped from its `usage.closed` log line. BENCH_SECONDS, BENCH_CONNECTIONS,
+// BENCH_THREADS (wrk's) and BENCH_FIXED_PAIRS tune it.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { benchTargets, prepareDatabase, seedKeys } from "./bench/databases.mjs";
-import { alternate, LOAD_TOOL, merge, pairedSaturation, saturate } from "./bench/load.mjs";
-import { fixedRate, summarize } from "./bench/open-loop.mjs";
+import { alternate, inPairs, LOAD_TOOL, merge, pairedSaturation, saturate } from "./bench/load.mjs";
+import { fixedRate, pairedDifference, summarize } from "./bench/open-loop.mjs";
 import {
   freePort,
   keyCacheCounts,
   logSince,
   logSize,
+  pausedWhile,
   pinApart,
   startLogged,
   stop,
@@ -52,6 +54,8 @@ const KEYS_IN_DATABASE = 1_000_000;
 /** More than the key cache holds (lib/keys/key-cache.ts: 100,000), so that a key is never still cached when it comes round again. */
 const DISTINCT_KEYS = 150_000;
 const MALFORMED_KEYS = 10_000;
+/** Pairs of fixed-rate runs, gated beside ungated, each run a quarter of BENCH_SECONDS. */
+const FIXED_PAIRS = Number(process.env.BENCH_FIXED_PAIRS ?? 8);
 const SETTLE_MS = 300;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -114,28 +118,36 @@ async function startCeiling(dir, gated, running) {
 }
 
 /**
- * Gated and ungated at half the gated saturation throughput, in alternating
- * halves; then the ceiling at the same rate for one half: the floor of this
- * client and machine.
+ * Gated and ungated at half the gated saturation throughput, in FIXED_PAIRS
+ * pairs of short runs (README, "Fixed rate"); then the ceiling at the same rate:
+ * the floor of this client and machine. The servers not measured here are
+ * stopped meanwhile.
  */
-async function fixedRateRows(gated, ungated, ceiling, saturationRps, servers) {
+async function fixedRateRows(gated, ungated, ceiling, saturationRps, { measured, idle }) {
   const rate = Math.max(1, Math.round(saturationRps / 2));
   const at = (target) => (seconds) => fixedRate({ ...target, rate, seconds });
-  const pinning = pinApart(servers);
-  try {
-    await at(ungated)(1); // the client's own warm-up
-    const runs = await alternate(at(gated), at(ungated), SECONDS);
-    const floor = await at(ceiling)(Math.max(1, Math.round(SECONDS / 2)));
-    return {
-      rate,
-      pinned: pinning.pinned,
-      gated: summarize(runs.a),
-      ungated: summarize(runs.b),
-      ceiling: summarize([floor]),
-    };
-  } finally {
-    pinning.undo();
-  }
+  const runSeconds = Math.max(1, Math.round(SECONDS / 4));
+  return pausedWhile(idle, async () => {
+    const pinning = pinApart(measured);
+    try {
+      await at(ungated)(1); // the client's own warm-up
+      const runs = await inPairs(at(gated), at(ungated), FIXED_PAIRS, runSeconds);
+      const floor = await at(ceiling)(Math.max(1, Math.round(SECONDS / 2)));
+      return {
+        rate,
+        pinned: pinning.pinned,
+        pairs: FIXED_PAIRS,
+        runSeconds,
+        gated: summarize(runs.a),
+        ungated: summarize(runs.b),
+        ceiling: summarize([floor]),
+        p50Added: pairedDifference(runs.a, runs.b, 0.5),
+        p99Added: pairedDifference(runs.a, runs.b, 0.99),
+      };
+    } finally {
+      pinning.undo();
+    }
+  });
 }
 
 /** Pair 3: one key against 150,000 in turn, after seeding; counts the key cache's answers in the 150k halves. */
@@ -205,7 +217,10 @@ async function benchTarget(label, databaseEnv) {
     r.next = await saturate(next, SECONDS);
     r.ceiling = await saturate(ceilingTarget, SECONDS);
     progress(label, "measuring at a fixed rate");
-    r.fixed = await fixedRateRows(gated, ungated, ceilingTarget, r.gated.rps, [servers.variants, ceiling.process]);
+    r.fixed = await fixedRateRows(gated, ungated, ceilingTarget, r.gated.rps, {
+      measured: [servers.variants, ceiling.process],
+      idle: [servers.app, servers.next],
+    });
     await Promise.all([servers.next, servers.variants, ceiling.process].map(stop));
 
     progress(label, `seeding ${KEYS_IN_DATABASE.toLocaleString("en")} keys, then measuring with many keys`);

@@ -119,6 +119,21 @@ export async function alternate(runA, runB, seconds) {
   return runs;
 }
 
+/**
+ * `pairs` pairs of runs of `seconds` each, a beside b, the order swapped from
+ * one pair to the next (a b, b a, a b, ...), so that neither side always runs
+ * first: { a: [...], b: [...] }, a[i] and b[i] from the same pair.
+ */
+export async function inPairs(runA, runB, pairs, seconds) {
+  const runs = { a: [], b: [] };
+  for (let pair = 0; pair < pairs; pair++) {
+    for (const side of pair % 2 === 0 ? ["a", "b"] : ["b", "a"]) {
+      runs[side].push(await (side === "a" ? runA : runB)(seconds));
+    }
+  }
+  return runs;
+}
+
 /** Two saturation targets in alternating halves, each side's halves merged. */
 export async function pairedSaturation(a, b, seconds) {
   const runs = await alternate(

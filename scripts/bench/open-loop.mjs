@@ -21,6 +21,30 @@ function quantileUs(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] / 1000;
 }
 
+/** The q-th quantile (0..1) of one run's latencies, in microseconds. */
+function runQuantileUs(run, q) {
+  return quantileUs(Float64Array.from(run.latenciesNs).sort(), q);
+}
+
+/**
+ * What side a adds to side b's q-th quantile, from runs made in pairs (a[i]
+ * beside b[i], one right after the other): the median over the pairs of
+ * quantile(a[i]) - quantile(b[i]), in microseconds, with each pair's
+ * difference. A burst of CPU from elsewhere on the machine (on ours, another
+ * service booting an Erlang VM once a minute) delays whichever run it falls
+ * in by tens of milliseconds, and it decides the p99 of all the requests of
+ * that side; the median of the pairs is the difference that comes back pair
+ * after pair.
+ */
+export function pairedDifference(aRuns, bRuns, q) {
+  if (aRuns.length !== bRuns.length || aRuns.length === 0) throw new Error("pairedDifference: runs must come in pairs");
+  const perPairUs = aRuns.map((run, i) => runQuantileUs(run, q) - runQuantileUs(bRuns[i], q));
+  const sorted = [...perPairUs].sort((x, y) => x - y);
+  const middle = sorted.length >> 1;
+  const medianUs = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return { medianUs, perPairUs };
+}
+
 /** One or more runs as one: p50 and p99 in microseconds over all their requests, the rate, the client's CPU. */
 export function summarize(runs) {
   const all = Float64Array.from(runs.flatMap((run) => Array.from(run.latenciesNs)));

@@ -5,7 +5,10 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixedRate } from "../../scripts/bench/open-loop.mjs";
+import { spawn } from "node:child_process";
+import { inPairs } from "../../scripts/bench/load.mjs";
+import { fixedRate, pairedDifference, summarize } from "../../scripts/bench/open-loop.mjs";
+import { pausedWhile } from "../../scripts/bench/processes.mjs";
 import { getRequestBytes, rawConnection } from "../../scripts/bench/raw-http.mjs";
 
 const servers: { close(): void }[] = [];
@@ -132,5 +135,86 @@ describe("fixedRate", () => {
     const run = await runAt(port, { rate: 200, seconds: 0.2, sockets: 2, warmUpSeconds: 0 });
     expect(run.completed).toBe(0);
     expect(run.errors).toBe(40);
+  });
+});
+
+describe("pairedDifference", () => {
+  const run = (...latenciesUs: number[]) => ({ latenciesNs: Float64Array.from(latenciesUs, (us) => us * 1000) });
+  // 100 requests each: the p99 is the 99th smallest.
+  const hundred = (base: number, tail: number) => run(...Array.from({ length: 99 }, () => base), tail);
+
+  it("is the median over the pairs of side a's quantile minus side b's", () => {
+    const a = [hundred(100, 900), hundred(100, 700), hundred(100, 800)];
+    const b = [hundred(100, 500), hundred(100, 600), hundred(100, 600)];
+    // p99 = the 99th of 100 sorted latencies: the base, not the single tail.
+    expect(pairedDifference(a, b, 0.99)).toEqual({ medianUs: 0, perPairUs: [0, 0, 0] });
+    const slowA = [run(...Array(98).fill(100), 900, 900), run(...Array(98).fill(100), 700, 700)];
+    const slowB = [run(...Array(98).fill(100), 500, 500), run(...Array(98).fill(100), 600, 600)];
+    expect(pairedDifference(slowA, slowB, 0.99)).toEqual({ medianUs: 250, perPairUs: [400, 100] });
+  });
+
+  it("is not moved by one pair that a burst from elsewhere hit, where the pooled p99 is", () => {
+    const tail = (us: number) => run(...Array(97).fill(100), us, us, us);
+    // In the third pair a burst held up a tenth of a's requests for 60 ms.
+    const burst = run(...Array(90).fill(100), ...Array(10).fill(60_000));
+    const a = [tail(1200), tail(1100), burst, tail(1300), tail(1250)];
+    const b = [tail(1000), tail(1000), tail(1000), tail(1000), tail(1000)];
+    const { medianUs, perPairUs } = pairedDifference(a, b, 0.99);
+    expect(perPairUs).toEqual([200, 100, 59_000, 300, 250]);
+    expect(medianUs).toBe(250);
+    // All of a's requests together: the burst's pair decides the p99.
+    const pooled = summarize(a).p99Us - summarize(b).p99Us;
+    expect(pooled).toBeGreaterThan(50_000);
+  });
+
+  it("refuses runs that do not come in pairs", () => {
+    expect(() => pairedDifference([run(1)], [], 0.99)).toThrow(/pairs/);
+    expect(() => pairedDifference([], [], 0.99)).toThrow(/pairs/);
+  });
+});
+
+describe("inPairs", () => {
+  it("runs a beside b, swapping the order from pair to pair, and keeps the pairs aligned", async () => {
+    const order: string[] = [];
+    const runs = await inPairs(
+      async (seconds: number) => (order.push(`a${seconds}`), `a${order.length}`),
+      async (seconds: number) => (order.push(`b${seconds}`), `b${order.length}`),
+      3,
+      2,
+    );
+    expect(order).toEqual(["a2", "b2", "b2", "a2", "a2", "b2"]);
+    expect(runs).toEqual({ a: ["a1", "a4", "a5"], b: ["b2", "b3", "b6"] });
+  });
+});
+
+describe("pausedWhile", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Waits (up to 10 s, for a loaded machine) until `ready` holds. */
+  async function until(ready: () => boolean) {
+    for (let waited = 0; !ready() && waited < 10_000; waited += 20) await sleep(20);
+    expect(ready()).toBe(true);
+  }
+
+  it("stops the idle processes while it measures and lets them go on after, even when the measure throws", async () => {
+    const child = spawn(process.execPath, ["-e", "setInterval(() => process.stdout.write('.'), 5)"]);
+    let ticks = 0;
+    child.stdout.on("data", (chunk: Buffer) => (ticks += chunk.length));
+    try {
+      await until(() => ticks > 0);
+      await expect(
+        pausedWhile([child], async () => {
+          // What it wrote before it was stopped may still be on its way.
+          await sleep(200);
+          const before = ticks;
+          await sleep(300);
+          expect(ticks).toBe(before);
+          throw new Error("the measure failed");
+        }),
+      ).rejects.toThrow("the measure failed");
+      const after = ticks;
+      await until(() => ticks > after);
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 });
