@@ -10,6 +10,8 @@
 // Next's router would fail on.
 //   node server.mjs          production (after `npm run build`)
 //   node server.mjs --dev    development, with Turbopack; the gate's bundle is rebuilt on change
+// First: it keeps the process's Date before Next wraps it, for the public API's bundle.
+import "./lib/http/native-date.mjs";
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";

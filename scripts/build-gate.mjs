@@ -39,6 +39,8 @@ const options = {
   format: "esm",
   target: "node20",
   conditions: ["react-server"],
+  // Dates without the wrapper Next puts on the global Date (lib/public-api/native-date.ts).
+  inject: [path.join(root, "lib", "public-api", "native-date.ts")],
   packages: "external",
   tsconfig: path.join(root, "tsconfig.json"),
   sourcemap: "linked",
@@ -46,8 +48,9 @@ const options = {
   plugins: [serverOnlyIsEmpty],
 };
 
-export async function buildGate() {
-  await esbuild.build(options);
+/** Builds the bundle (to `outfile`: the tests build their own copy). */
+export async function buildGate(outfile = GATE_BUNDLE) {
+  await esbuild.build({ ...options, outfile });
 }
 
 /**
