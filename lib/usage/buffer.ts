@@ -1,5 +1,5 @@
 import { withFields } from "../with-fields";
-import { hourOf, statusClass, type StatusClass, type UsageEvent, type UsageSink } from "./event";
+import { hourOf, requestsIn, statusClass, type StatusClass, type UsageEvent, type UsageSink } from "./event";
 
 // The usage sink the gate uses: events wait in memory and a background flush
 // writes them in batches, every second or every 500 events, whichever comes
@@ -174,10 +174,4 @@ export class UsageBuffer implements UsageSink {
     const { recorded, written, dropped } = this.stats;
     return { recorded, written, dropped, pending: this.pending };
   }
-}
-
-function requestsIn(events: readonly UsageEvent[]): number {
-  let requests = 0;
-  for (const event of events) requests += event.count ?? 1;
-  return requests;
 }

@@ -72,5 +72,12 @@ export interface UsageSink {
   record(event: UsageEvent): void;
 }
 
+/** The requests a batch of events stands for: an unlogged event may stand for many (`count`). */
+export function requestsIn(events: readonly UsageEvent[]): number {
+  let requests = 0;
+  for (const event of events) requests += event.count ?? 1;
+  return requests;
+}
+
 /** For tests and the benchmark's baseline: records nothing. */
 export const DISCARD_USAGE: UsageSink = { record() {} };

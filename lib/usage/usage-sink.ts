@@ -4,7 +4,7 @@ import { getEnv } from "../env";
 import { gatePool } from "../gate-pool";
 import { log } from "../log";
 import { UsageBuffer } from "./buffer";
-import type { UsageEvent } from "./event";
+import { requestsIn, type UsageEvent } from "./event";
 import { sqliteUsageWriter } from "./sqlite-usage-writer";
 import { postgresUsageWriter } from "./postgres-usage-writer";
 
@@ -40,6 +40,22 @@ export interface UsageWriter {
   close?(): Promise<void>;
 }
 
+/**
+ * The writer's `write`, logging a failed batch with the requests it stood for (an event over the log cap stands
+ * for many: lib/usage/buffer.ts), which the batch's length alone would understate.
+ */
+export function loggedWrites(writer: UsageWriter): (events: UsageEvent[]) => Promise<void> {
+  return (events) =>
+    writer.write(events).catch((error: unknown) => {
+      log.error("usage.write_failed", {
+        requests: requestsIn(events),
+        events: events.length,
+        error: String((error as Error)?.message),
+      });
+      throw error;
+    });
+}
+
 /** The process's writer for usage batches (one per process, on globalThis like the buffer). */
 export function appUsageWriter(): UsageWriter {
   if (!globalForUsage.keyportUsageWriter) {
@@ -56,14 +72,7 @@ export function appUsageWriter(): UsageWriter {
 export function usageBuffer(): UsageBuffer {
   if (!globalForUsage.keyportUsage) {
     const writer = appUsageWriter();
-    const buffer = new UsageBuffer({
-      write: (events) =>
-        writer.write(events).catch((error: unknown) => {
-          log.error("usage.write_failed", { events: events.length, error: String((error as Error)?.message) });
-          throw error;
-        }),
-      onDrop: dropWarner(),
-    });
+    const buffer = new UsageBuffer({ write: loggedWrites(writer), onDrop: dropWarner() });
     globalForUsage.keyportUsage = buffer;
     (globalForUsage.keyportBeforeExit ??= []).push(async () => {
       await buffer.close();

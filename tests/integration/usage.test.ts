@@ -13,6 +13,7 @@ import { pruneOnce } from "@/lib/maintenance/prune";
 import { testGate } from "../helpers/test-gate";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { hourOf, type UsageEvent } from "@/lib/usage/event";
+import { loggedWrites } from "@/lib/usage/usage-sink";
 import { writeUsage } from "../helpers/usage-writer";
 
 vi.hoisted(() => {
@@ -178,6 +179,30 @@ describe("off the request's path", () => {
     await buffer.close();
     expect(buffer.snapshot()).toMatchObject({ recorded: 2, written: 1, dropped: 1 });
     expect(written).toHaveLength(1);
+  });
+
+  it("logs a failed batch with the requests it stood for, not its length", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const buffer = new UsageBuffer({
+        write: loggedWrites({ write: async () => Promise.reject(new Error("database is locked")) }),
+        intervalMs: 60_000,
+        logPerKeyPerMinute: 1,
+      });
+      const at = new Date();
+      for (let i = 0; i < 50; i++) {
+        buffer.record(usageEvent({ requestId: `req_lost_${i}`, keyId: "k", userId: "u", createdAt: at }));
+      }
+      await buffer.close();
+      expect(buffer.snapshot()).toMatchObject({ recorded: 50, written: 0, dropped: 50 });
+      const lines = errors.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+      // One logged event and one standing for the other 49.
+      expect(lines.filter((line) => line.event === "usage.write_failed")).toEqual([
+        expect.objectContaining({ requests: 50, events: 2, error: "database is locked" }),
+      ]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it("writes a batch once 500 events are waiting, without waiting for the timer", async () => {
