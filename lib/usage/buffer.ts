@@ -36,6 +36,7 @@ export interface UsageStats {
   recorded: number;
   written: number;
   dropped: number;
+  /** Requests waiting, or in the batch being written. */
   pending: number;
 }
 
@@ -53,6 +54,8 @@ export class UsageBuffer implements UsageSink {
   private events: UsageEvent[] = [];
   /** The requests `events` stand for (an unlogged event may stand for many). */
   private pending = 0;
+  /** The requests of the batch the writer has and has not answered for. */
+  private writing = 0;
   /** Unlogged events still in `events`, by key id, that further requests add to; emptied when a batch is taken. */
   private readonly tallies = new Map<string, Tally[]>();
   private flushing: Promise<void> | null = null;
@@ -153,12 +156,15 @@ export class UsageBuffer implements UsageSink {
       this.tallies.clear();
       const requests = requestsIn(batch);
       this.pending -= requests;
+      this.writing = requests;
       try {
         await this.write(batch);
         this.stats.written += requests;
       } catch {
         this.stats.dropped += requests;
         this.onDrop(this.stats.dropped, "write_failed");
+      } finally {
+        this.writing = 0;
       }
     }
   }
@@ -172,6 +178,6 @@ export class UsageBuffer implements UsageSink {
 
   snapshot(): UsageStats {
     const { recorded, written, dropped } = this.stats;
-    return { recorded, written, dropped, pending: this.pending };
+    return { recorded, written, dropped, pending: this.pending + this.writing };
   }
 }

@@ -3,6 +3,7 @@ import { databaseTarget, sqliteFile } from "../db-target";
 import { getEnv } from "../env";
 import { gatePool } from "../gate-pool";
 import { log } from "../log";
+import { withFields } from "../with-fields";
 import { UsageBuffer } from "./buffer";
 import { requestsIn, type UsageEvent } from "./event";
 import { sqliteUsageWriter } from "./sqlite-usage-writer";
@@ -56,6 +57,38 @@ export function loggedWrites(writer: UsageWriter): (events: UsageEvent[]) => Pro
     });
 }
 
+/** Under server.mjs's five seconds of grace on SIGTERM, so that the line below is always written. */
+const CLOSE_DEADLINE_MS = 4_500;
+
+/**
+ * On shutdown: writes what the buffer holds and stops the writer, then logs
+ * `usage.closed` with the totals (the benchmark reads its drop count). A
+ * write that cannot finish in time (a database locked by another process
+ * waits up to its five-second busy timeout) does not hold the line back: it is
+ * logged as a warning, `cut_off`, whose `pending` is the requests that were
+ * not written.
+ */
+export async function closeUsage(
+  buffer: UsageBuffer,
+  writer: UsageWriter,
+  { deadlineMs = CLOSE_DEADLINE_MS } = {},
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const closed = (async () => {
+    await buffer.close();
+    await writer.close?.();
+    return false;
+  })();
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), deadlineMs);
+    timer.unref?.();
+  });
+  const cutOff = await Promise.race([closed, deadline]);
+  clearTimeout(timer);
+  if (cutOff) log.warn("usage.closed", withFields(buffer.snapshot(), { cut_off: true }));
+  else log.info("usage.closed", { ...buffer.snapshot() });
+}
+
 /** The process's writer for usage batches (one per process, on globalThis like the buffer). */
 export function appUsageWriter(): UsageWriter {
   if (!globalForUsage.keyportUsageWriter) {
@@ -74,12 +107,7 @@ export function usageBuffer(): UsageBuffer {
     const writer = appUsageWriter();
     const buffer = new UsageBuffer({ write: loggedWrites(writer), onDrop: dropWarner() });
     globalForUsage.keyportUsage = buffer;
-    (globalForUsage.keyportBeforeExit ??= []).push(async () => {
-      await buffer.close();
-      await writer.close?.();
-      // The benchmark reads this line for its drop count.
-      log.info("usage.closed", { ...buffer.snapshot() });
-    });
+    (globalForUsage.keyportBeforeExit ??= []).push(() => closeUsage(buffer, writer));
   }
   return globalForUsage.keyportUsage;
 }

@@ -13,7 +13,7 @@ import { pruneOnce } from "@/lib/maintenance/prune";
 import { testGate } from "../helpers/test-gate";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { hourOf, type UsageEvent } from "@/lib/usage/event";
-import { loggedWrites } from "@/lib/usage/usage-sink";
+import { closeUsage, loggedWrites } from "@/lib/usage/usage-sink";
 import { writeUsage } from "../helpers/usage-writer";
 
 vi.hoisted(() => {
@@ -201,6 +201,32 @@ describe("off the request's path", () => {
         expect.objectContaining({ requests: 50, events: 2, error: "database is locked" }),
       ]);
     } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("on shutdown, a write that cannot finish in time still leaves the closing line, with the requests not written", async () => {
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      // A database locked by another process: the write waits (up to its busy timeout, longer than the grace).
+      const writer = { write: () => new Promise<void>(() => {}) };
+      const buffer = new UsageBuffer({ write: writer.write, intervalMs: 60_000, logPerKeyPerMinute: 1 });
+      const at = new Date();
+      for (let i = 0; i < 30; i++) {
+        buffer.record(usageEvent({ requestId: `req_cut_${i}`, keyId: "k", userId: "u", createdAt: at }));
+      }
+      const started = Date.now();
+      await closeUsage(buffer, writer, { deadlineMs: 200 });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      const lines = [...warnings.mock.calls, ...errors.mock.calls].map(
+        ([line]) => JSON.parse(String(line)) as Record<string, unknown>,
+      );
+      expect(lines.filter((line) => line.event === "usage.closed")).toEqual([
+        expect.objectContaining({ level: "warn", cut_off: true, recorded: 30, written: 0, dropped: 0, pending: 30 }),
+      ]);
+    } finally {
+      warnings.mockRestore();
       errors.mockRestore();
     }
   });
