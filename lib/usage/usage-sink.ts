@@ -78,7 +78,7 @@ export async function closeUsage(
     await buffer.close();
     await writer.close?.();
     return false;
-  })();
+  })().catch(() => false); // a writer that fails to stop: the totals below are still right
   const deadline = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(true), deadlineMs);
     timer.unref?.();

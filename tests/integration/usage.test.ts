@@ -9,6 +9,7 @@ import { db } from "@/lib/db";
 import { generateApiKey } from "@/lib/keys/format";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
+import { flushLog } from "@/lib/log";
 import { pruneOnce } from "@/lib/maintenance/prune";
 import { testGate } from "../helpers/test-gate";
 import { UsageBuffer } from "@/lib/usage/buffer";
@@ -228,6 +229,24 @@ describe("off the request's path", () => {
     } finally {
       warnings.mockRestore();
       errors.mockRestore();
+    }
+  });
+
+  it("on shutdown, a writer that fails to stop still leaves the closing line with the totals", async () => {
+    const writes = vi.spyOn(process.stdout, "write");
+    try {
+      const writer = { write: async () => {}, close: async () => Promise.reject(new Error("worker gone")) };
+      const buffer = new UsageBuffer({ write: writer.write, intervalMs: 60_000 });
+      buffer.record(usageEvent({ requestId: "req_closing_0", keyId: "k", userId: "u", createdAt: new Date() }));
+      await closeUsage(buffer, writer, { deadlineMs: 2_000 });
+      flushLog();
+      const lines = writes.mock.calls
+        .flatMap(([chunk]) => String(chunk).trim().split("\n"))
+        .filter((line) => line.includes('"usage.closed"'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toEqual([expect.objectContaining({ level: "info", recorded: 1, written: 1, pending: 0 })]);
+    } finally {
+      writes.mockRestore();
     }
   });
 
