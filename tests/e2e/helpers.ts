@@ -103,6 +103,9 @@ export async function rowAction(page: Page, label: string, action: "Rotate" | "R
 }
 
 export async function expectAccessible(page: Page, label: string) {
+  // After a server action the page is refreshed, and for a moment its <head> may have no <title> yet (once in CI:
+  // axe's "document-title" on the new key's dialog). Check the settled page; a page with no title still fails here.
+  await expect(page, `${label}: the page has a title`).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
