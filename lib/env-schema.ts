@@ -113,6 +113,9 @@ const base = z.object({
   // report is refused as unsigned. Its content is checked at start-up
   // (lib/startup-check.ts), not here: this schema also reaches client code.
   SECRET_SCANNING_PUBLIC_KEYS: z.string().max(200_000).optional(),
+  // "1" only in the test suite: cheaper password hashing, on the suite's own
+  // throw-away databases only (lib/auth/test-hashing.ts); with any other database, start-up stops.
+  KEYPORT_TEST_MODE: z.enum(["0", "1"]).default("0"),
 });
 
 export const envSchema = base.superRefine((env, ctx) => {

@@ -1,10 +1,14 @@
 // Imported by instrumentation.ts in the Node.js runtime only.
+import { testModeProblem } from "./auth/test-hashing";
 import { EnvError, parseEnv } from "./env-schema";
 import { parsePublicKeys } from "./secret-scanning/public-keys";
 
 export function checkEnvironmentOrExit(): void {
   try {
     const env = parseEnv(process.env);
+    // Checked here, not in the schema: it reads the file system's temporary folder.
+    const testMode = testModeProblem(process.env);
+    if (testMode) throw new EnvError(testMode);
     // Checked here rather than in the schema, which client code also imports.
     if (env.SECRET_SCANNING_PUBLIC_KEYS !== undefined) {
       try {

@@ -3,7 +3,7 @@ import { recordAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil } from "./attempts";
-import { DUMMY_PASSWORD_HASH, PasswordCheckBusy, passwordHasher } from "./password";
+import { dummyPasswordHash, PasswordCheckBusy, passwordHasher } from "./password";
 
 import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
 
@@ -83,7 +83,7 @@ export async function verifyCredentials(email: string, password: string, ip: str
     return { ok: false, error: tryAgainAt(lockedUntil) };
   }
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
-  const matches = await passwordHasher.verify(user?.passwordHash ?? DUMMY_PASSWORD_HASH, password);
+  const matches = await passwordHasher.verify(user?.passwordHash ?? dummyPasswordHash(), password);
   if (!user || !user.passwordHash || !matches) {
     const nowLocked = await signInLockedUntil(email, ip, new Date(), { afterThisAttempt: true });
     if (nowLocked) log.warn("auth.sign_in.lockout_started", { email, ip, retry_at: nowLocked.toISOString() });

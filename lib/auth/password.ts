@@ -1,5 +1,6 @@
 import "server-only";
 import { hash, verify, type Algorithm } from "@node-rs/argon2";
+import { testHashingAllowed } from "./test-hashing";
 
 // Algorithm.Argon2id; the package declares it as a const enum, which
 // TypeScript cannot read across modules under isolatedModules.
@@ -9,12 +10,31 @@ const ARGON2ID = 2 as Algorithm;
 export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * A hash of a password nobody knows. Signing in with an unknown email still
- * verifies against it, so an unknown email costs the same Argon2 work as a
- * wrong password and the two cannot be told apart.
+ * The test suite's parameters (lib/auth/test-hashing.ts says when they apply):
+ * Argon2's smallest memory, one pass. Never used with a database that could
+ * hold a real account.
  */
+export const TEST_ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 64, timeCost: 1, parallelism: 1 } as const;
+
+/** The parameters new hashes get: OWASP's, unless this is the test suite on a test database. */
+export function argon2Options(): typeof ARGON2_OPTIONS | typeof TEST_ARGON2_OPTIONS {
+  return testHashingAllowed() ? TEST_ARGON2_OPTIONS : ARGON2_OPTIONS;
+}
+
+/**
+ * A hash of a password nobody knows, with the parameters new hashes get.
+ * Signing in with an unknown email still verifies against it, so an unknown
+ * email costs the same Argon2 work as a wrong password and the two cannot be
+ * told apart.
+ */
+export function dummyPasswordHash(): string {
+  return argon2Options() === ARGON2_OPTIONS ? DUMMY_PASSWORD_HASH : TEST_DUMMY_PASSWORD_HASH;
+}
+/** The dummy hash at OWASP's parameters (tests that need a slow check use it directly). */
 export const DUMMY_PASSWORD_HASH =
   "$argon2id$v=19$m=19456,t=2,p=1$VGywTiHnJjgJHz/hhdXZfg$s2sDMLW+olHZd7eHTusJNm82Ws1mKEpyiRqSeQaHcwE";
+const TEST_DUMMY_PASSWORD_HASH =
+  "$argon2id$v=19$m=64,t=1,p=1$hSMWjETfWKvxdEUgcs3Ndg$p5gScAERGCkFXuBBwlAcYjhcJWg0s1XmOKa22KU94vQ";
 
 // Each Argon2 run takes 19 MiB: at most MAX_CONCURRENT run at once per
 // process, so a burst of sign-ins cannot exhaust memory. At most MAX_WAITING
@@ -55,6 +75,6 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 export const passwordHasher = {
   /** Whether a new check would be refused right now. */
   saturated: () => active >= MAX_CONCURRENT && waiting.length >= MAX_WAITING,
-  hash: (password: string) => limited(() => hash(password, ARGON2_OPTIONS)),
+  hash: (password: string) => limited(() => hash(password, argon2Options())),
   verify: (passwordHash: string, password: string) => limited(() => verify(passwordHash, password).catch(() => false)),
 };

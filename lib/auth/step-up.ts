@@ -4,7 +4,7 @@ import { db } from "../db";
 import { log } from "../log";
 import { recordAttempt, markAttemptSucceeded, signInLockedUntil } from "./attempts";
 import { tryAgainAt } from "./accounts";
-import { DUMMY_PASSWORD_HASH, passwordHasher } from "./password";
+import { dummyPasswordHash, passwordHasher } from "./password";
 import type { ActiveSession } from "./session-store";
 import { verifySecondFactor } from "./two-factor/verify";
 
@@ -66,7 +66,7 @@ export async function proveIdentity(
     proved = (await verifySecondFactor(session.userId, proof.code, now)) !== null;
   } else if (proof.password) {
     const user = await db.user.findUnique({ where: { id: session.userId }, select: { passwordHash: true } });
-    const matches = await passwordHasher.verify(user?.passwordHash ?? DUMMY_PASSWORD_HASH, proof.password);
+    const matches = await passwordHasher.verify(user?.passwordHash ?? dummyPasswordHash(), proof.password);
     proved = Boolean(user?.passwordHash) && matches;
   }
   if (!proved) {

@@ -28,6 +28,8 @@ const env = {
   MAIL_INTERVAL_SECONDS: "2",
   // Paced tokens, so the streaming test can see events arrive one by one.
   SANDBOX_TOKEN_DELAY_MS: "15",
+  // Cheap password hashing: allowed because the database is in a keyport-e2e-* folder (lib/auth/test-hashing.ts).
+  KEYPORT_TEST_MODE: "1",
 };
 if (!env.AUTH_SECRET) throw new Error("serve.mjs needs AUTH_SECRET (playwright.config.ts sets it).");
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAccount, INVALID_CREDENTIALS_MESSAGE, verifyCredentials } from "@/lib/auth/accounts";
 import {
   DUMMY_PASSWORD_HASH,
+  dummyPasswordHash,
   MAX_CONCURRENT,
   MAX_WAITING,
   PasswordCheckBusy,
@@ -29,17 +30,31 @@ describe("signing in", () => {
     expect(wrongPassword).toEqual({ ok: false, error: INVALID_CREDENTIALS_MESSAGE });
     expect(unknownEmail).toEqual(wrongPassword);
     expect(verify).toHaveBeenCalledTimes(2);
-    expect(verify.mock.calls[1]?.[0]).toBe(DUMMY_PASSWORD_HASH);
-    expect(verify.mock.calls[0]?.[0]).not.toBe(DUMMY_PASSWORD_HASH);
+    expect(verify.mock.calls[1]?.[0]).toBe(dummyPasswordHash());
+    expect(verify.mock.calls[0]?.[0]).not.toBe(dummyPasswordHash());
+    // The dummy costs what a real hash costs: the same parameters as the account's.
+    const user = await db.user.findUniqueOrThrow({ where: { email } });
+    expect(dummyPasswordHash().split("$")[3]).toBe(user.passwordHash!.split("$")[3]);
   });
 
-  it("stores an Argon2id hash with OWASP's parameters, never the password", async () => {
-    const email = unique("hash");
-    await createAccount(email, PASSWORD);
-    const user = await db.user.findUniqueOrThrow({ where: { email } });
-    expect(user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(user.passwordHash).not.toContain(PASSWORD);
-    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true, email });
+  it("stores an Argon2id hash with OWASP's parameters, never the password; the suite's cheap ones only in test mode", async () => {
+    // The suite runs in test mode on a test database: cheap parameters.
+    const cheap = unique("cheap-hash");
+    await createAccount(cheap, PASSWORD);
+    const cheapUser = await db.user.findUniqueOrThrow({ where: { email: cheap } });
+    expect(cheapUser.passwordHash).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/);
+    // Without test mode, the same database gets OWASP's.
+    vi.stubEnv("KEYPORT_TEST_MODE", "");
+    try {
+      const email = unique("hash");
+      await createAccount(email, PASSWORD);
+      const user = await db.user.findUniqueOrThrow({ where: { email } });
+      expect(user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(user.passwordHash).not.toContain(PASSWORD);
+      expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true, email });
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("refuses the 11th attempt for one email within 15 minutes, even with the right password, and logs it", async () => {

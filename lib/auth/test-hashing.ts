@@ -1,0 +1,50 @@
+// The test suite creates hundreds of accounts; production-strength Argon2 (19
+// MiB, 2 passes per hash) made that a large share of its time. Cheaper
+// parameters are allowed only when two things hold together: the operator of
+// the process said so (KEYPORT_TEST_MODE=1), and the database is a throw-away
+// one that the test helpers made, which no real account can live in:
+// - SQLite: a file in a folder named keyport-test-* or keyport-e2e-* directly
+//   in the system's temporary folder (tests/helpers/test-database.ts,
+//   playwright.config.ts);
+// - PostgreSQL: a database named keyport_test_* on this machine.
+// KEYPORT_TEST_MODE=1 with any other database stops start-up
+// (lib/startup-check.ts), so a test setting copied into production fails loudly
+// instead of being ignored.
+import os from "node:os";
+import path from "node:path";
+
+const TEST_FOLDER = /^keyport-(test|e2e)-[A-Za-z0-9]+$/;
+const TEST_DATABASE_NAME = /^keyport_test_[a-z0-9_]+$/;
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Whether a DATABASE_URL names a database the test helpers made. */
+export function isTestDatabaseUrl(url: string, tmpdir = os.tmpdir()): boolean {
+  if (url.startsWith("file:")) {
+    const folder = path.dirname(path.resolve(url.slice("file:".length)));
+    return path.dirname(folder) === path.resolve(tmpdir) && TEST_FOLDER.test(path.basename(folder));
+  }
+  try {
+    const parsed = new URL(url);
+    if (!/^postgres(ql)?:$/.test(parsed.protocol) || parsed.searchParams.has("host")) return false;
+    return LOCAL_HOSTS.has(parsed.hostname) && TEST_DATABASE_NAME.test(decodeURIComponent(parsed.pathname.slice(1)));
+  } catch {
+    return false;
+  }
+}
+
+type Source = Record<string, string | undefined>;
+
+/** Whether test-strength password hashing may be used: test mode on, and a test database. */
+export function testHashingAllowed(source: Source = process.env): boolean {
+  return source.KEYPORT_TEST_MODE === "1" && isTestDatabaseUrl(source.DATABASE_URL ?? "");
+}
+
+/** Why this environment must not start, when test mode is on outside a test database. */
+export function testModeProblem(source: Source = process.env): string | undefined {
+  if (source.KEYPORT_TEST_MODE !== "1" || testHashingAllowed(source)) return undefined;
+  return (
+    "KEYPORT_TEST_MODE=1 is only for the test suite's throw-away databases (a SQLite file in a keyport-test-* " +
+    "or keyport-e2e-* folder in the temporary folder, or a local PostgreSQL database named keyport_test_*): " +
+    "unset it to run with this DATABASE_URL"
+  );
+}

@@ -1,0 +1,52 @@
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isTestDatabaseUrl, testHashingAllowed, testModeProblem } from "@/lib/auth/test-hashing";
+
+const tmp = "/tmp";
+
+describe("which databases count as the test suite's own", () => {
+  it.each([
+    "file:/tmp/keyport-test-Ab12Cd/test.db",
+    "file:/tmp/keyport-test-Ab12Cd/worker-3.db",
+    "file:/tmp/keyport-e2e-x9Y8z7/e2e.db",
+    "postgresql://postgres:postgres@127.0.0.1:5432/keyport_test_0a1b2c3d4e5f",
+    "postgres://postgres@localhost/keyport_test_0a1b2c3d4e5f_w2",
+  ])("%s is", (url) => expect(isTestDatabaseUrl(url, tmp)).toBe(true));
+
+  it.each([
+    "file:./data/keyport.db",
+    "file:/var/lib/keyport/keyport.db",
+    "file:/tmp/keyport.db",
+    "file:/tmp/keyport-dev-Ab12Cd/dev.db",
+    "file:/tmp/keyport-test-Ab12Cd/nested/test.db",
+    "file:/srv/keyport-test-Ab12Cd/test.db",
+    "file:/tmp/keyport-test-Ab12Cd/../keyport.db",
+    "postgresql://postgres@127.0.0.1:5432/keyport",
+    "postgresql://postgres@db.example.com:5432/keyport_test_0a1b",
+    "postgresql://postgres@localhost/keyport_test_0a1b?host=db.internal",
+    "postgresql://postgres@localhost/prod_keyport_test_0a1b",
+    "not a url",
+  ])("%s is not", (url) => expect(isTestDatabaseUrl(url, tmp)).toBe(false));
+});
+
+describe("test mode", () => {
+  const testDb = `file:${path.join(os.tmpdir(), "keyport-test-Ab12Cd", "test.db")}`;
+  const prodDb = "postgresql://keyport@127.0.0.1/keyport";
+
+  it("allows cheap hashing only with the switch and a test database together", () => {
+    expect(testHashingAllowed({ KEYPORT_TEST_MODE: "1", DATABASE_URL: testDb })).toBe(true);
+    expect(testHashingAllowed({ KEYPORT_TEST_MODE: "1", DATABASE_URL: prodDb })).toBe(false);
+    expect(testHashingAllowed({ DATABASE_URL: testDb })).toBe(false);
+    expect(testHashingAllowed({ KEYPORT_TEST_MODE: "0", DATABASE_URL: testDb })).toBe(false);
+    expect(testHashingAllowed({ KEYPORT_TEST_MODE: "1" })).toBe(false);
+  });
+
+  it("names the problem when the switch is on outside a test database, and only then", () => {
+    expect(testModeProblem({ KEYPORT_TEST_MODE: "1", DATABASE_URL: prodDb })).toMatch(
+      /^KEYPORT_TEST_MODE=1 is only for/,
+    );
+    expect(testModeProblem({ KEYPORT_TEST_MODE: "1" })).toMatch(/^KEYPORT_TEST_MODE=1 is only for/);
+    expect(testModeProblem({ DATABASE_URL: prodDb })).toBeUndefined();
+  });
+});
