@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -7,6 +8,11 @@ const alias = {
   // `server-only` throws outside a React Server bundle; tests import server modules directly.
   "server-only": path.join(root, "tests", "helpers", "server-only-stub.ts"),
 };
+
+// Integration files wait on databases, mail and child servers as much as on the
+// CPU: one more worker than there are cores keeps both cores busy.
+// KEYPORT_TEST_WORKERS overrides it (1 runs the files one at a time).
+const integrationWorkers = Number(process.env.KEYPORT_TEST_WORKERS) || os.availableParallelism() + 1;
 
 export default defineConfig({
   resolve: { alias },
@@ -29,9 +35,9 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/helpers/integration-global-setup.ts"],
-          setupFiles: ["tests/helpers/capture-logs.ts"],
-          // One database per run, shared by the files: run them one at a time.
-          fileParallelism: false,
+          // Each worker runs its files on its own copy of the run's migrated database.
+          setupFiles: ["tests/helpers/worker-database.ts", "tests/helpers/capture-logs.ts"],
+          maxWorkers: integrationWorkers,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -39,7 +45,19 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // After every integration file of the same command (a higher group
+          // runs after a lower one): scans what they logged.
+          name: "integration-logs",
+          include: ["tests/after-integration/**/*.test.ts"],
+          environment: "node",
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           // Needs PostgreSQL (TEST_DATABASE_URL) and redis-server: `npm run test:services`, run by CI.
+          // Its files share one database and run their own servers and Redis: one at a time.
           name: "services",
           include: ["tests/services/**/*.test.ts"],
           environment: "node",

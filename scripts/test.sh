@@ -25,7 +25,7 @@ step "Type check";          npm run -s typecheck
 step "Format check";        npm run -s format:check
 step "Schema drift check";  npm run -s db:check
 step "Unit tests";          npx vitest run --project unit
-step "Integration tests";   npx vitest run --project integration
+step "Integration tests";   npx vitest run --project integration --project integration-logs
 # The docs are prerendered with the deployment's PUBLIC_BASE_URL in their
 # examples; the e2e server runs at this origin and executes those examples.
 # (npm run build: Next's build, then the public API's bundle, scripts/build-gate.mjs.)

@@ -1,13 +1,14 @@
 // Copies everything the integration tests log to .test-logs/integration.log,
-// which tests/e2e/zz-logs.spec.ts greps for passwords, tokens and secrets:
+// which tests/after-integration/integration-logs.test.ts greps for passwords,
+// tokens and secrets once every integration file has run:
 // console calls, and what is written to stdout and stderr directly (lib/log.ts
 // writes its gathered info lines that way). A line may be copied twice; the
 // scan only looks for what must never be there, and for one line that must.
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { format } from "node:util";
+import { INTEGRATION_LOG as file } from "./integration-log";
 
-const file = path.join(import.meta.dirname, "..", "..", ".test-logs", "integration.log");
 mkdirSync(path.dirname(file), { recursive: true });
 
 for (const level of ["log", "info", "warn", "error"] as const) {

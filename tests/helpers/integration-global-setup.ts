@@ -1,20 +1,35 @@
-// One migrated database for the whole integration run; the test files reach
-// it through DATABASE_URL, like the app does.
-import { rmSync } from "node:fs";
+// One migrated template database for the whole run; each test worker copies it
+// once (tests/helpers/worker-database.ts), so files run in parallel without
+// sharing rows. The template's URL reaches the workers through the
+// environment, like DATABASE_URL reaches the app.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createMigratedTestDatabase, type TestDatabase } from "./test-database";
+import { INTEGRATION_LOG, runMarker } from "./integration-log";
+import { createMigratedTestDatabase, dropWorkerDatabases, type TestDatabase } from "./test-database";
 
-let database: TestDatabase | undefined;
+let template: TestDatabase | undefined;
 
 export async function setup() {
-  rmSync(path.join(import.meta.dirname, "..", "..", ".test-logs", "integration.log"), { force: true });
-  database = await createMigratedTestDatabase();
-  process.env.DATABASE_URL = database.url;
+  // A fresh log, opened with this run's name: the scan that follows the
+  // integration files (tests/after-integration/) checks it read this run's.
+  const run = randomBytes(8).toString("hex");
+  process.env.KEYPORT_INTEGRATION_RUN = run;
+  mkdirSync(path.dirname(INTEGRATION_LOG), { recursive: true });
+  writeFileSync(INTEGRATION_LOG, `${runMarker(run)}\n`);
+  template = await createMigratedTestDatabase();
+  process.env.KEYPORT_TEST_TEMPLATE_URL = template.url;
+  // A file that imports the database before its worker's copy exists would use this one: the template itself.
+  process.env.DATABASE_URL = template.url;
   process.env.AUTH_SECRET ??= "integration-tests-secret-0123456789abcdef";
   process.env.ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString("base64");
-  console.log(`integration tests on ${database.provider}`);
+  // Test accounts hash their passwords with cheap Argon2 parameters (lib/auth/password.ts).
+  process.env.KEYPORT_TEST_MODE = "1";
+  console.log(`integration tests on ${template.provider}`);
 }
 
 export async function teardown() {
-  await database?.drop();
+  if (!template) return;
+  await dropWorkerDatabases(template.url);
+  await template.drop();
 }

@@ -5,7 +5,7 @@
 // run makes its own, and never touches the one named).
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -66,4 +66,76 @@ export async function createMigratedTestDatabase(serverUrl?: string): Promise<Te
   const database = await createTestDatabase(serverUrl);
   await prismaCli(["migrate", "deploy"], database.url);
   return database;
+}
+
+/** The name a worker's copy of a template database gets: beside it, so dropping the template's folder or prefix drops it too. */
+function workerUrl(templateUrl: string, worker: string): string {
+  if (templateUrl.startsWith("file:")) {
+    const file = templateUrl.slice("file:".length);
+    return `file:${path.join(path.dirname(file), `worker-${worker}.db`)}`;
+  }
+  const url = new URL(templateUrl);
+  url.pathname = `${url.pathname}_w${worker}`;
+  return url.toString();
+}
+
+async function databaseExists(serverUrl: string, name: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl, "postgres") });
+  await client.connect();
+  try {
+    return (await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A test worker's own database, copied from the migrated template the global
+ * setup made (a file copy on SQLite, CREATE DATABASE ... TEMPLATE on
+ * PostgreSQL), so files in parallel workers never share rows or locks. Made on
+ * the worker's first file and reused by its later ones, which run one at a
+ * time, like the files of the single shared database did before.
+ */
+export async function workerDatabase(templateUrl: string, worker: string): Promise<string> {
+  if (!/^[0-9]{1,3}$/.test(worker)) throw new Error(`Unexpected test worker id "${worker}".`);
+  const url = workerUrl(templateUrl, worker);
+  if (url.startsWith("file:")) {
+    const file = url.slice("file:".length);
+    if (!existsSync(file)) {
+      // Copied under another name first, so a reader never sees half a file.
+      copyFileSync(templateUrl.slice("file:".length), `${file}.partial`);
+      renameSync(`${file}.partial`, file);
+    }
+    return url;
+  }
+  assertLocalDatabaseUrl(url);
+  const template = new URL(templateUrl).pathname.slice(1);
+  const name = new URL(url).pathname.slice(1);
+  // Two workers cloning the same template at once can meet PostgreSQL's
+  // "source database is being accessed by other users": wait and try again.
+  for (let attempt = 1; !(await databaseExists(url, name)); attempt++) {
+    try {
+      await onServer(url, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    } catch (error) {
+      if (attempt >= 20 || !/being accessed by other users|already exists/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+  return url;
+}
+
+/** Drops every worker copy of a PostgreSQL template (SQLite's copies go with the template's folder). */
+export async function dropWorkerDatabases(templateUrl: string): Promise<void> {
+  if (templateUrl.startsWith("file:")) return;
+  const client = new pg.Client({ connectionString: withDatabase(templateUrl, "postgres") });
+  await client.connect();
+  try {
+    const template = new URL(templateUrl).pathname.slice(1);
+    const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [
+      `${template}\\_w%`,
+    ]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
