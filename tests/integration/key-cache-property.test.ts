@@ -13,6 +13,10 @@ import type { KeyStore } from "@/lib/keys/key-store";
 import { createKey, revokeKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { appKeyStore } from "@/lib/public-api/app-gate";
+import { propertyRuns } from "../helpers/property-runs";
+
+// 60 cases in CI; a tenth on a developer's machine (tests/helpers/property-runs.ts).
+const RUNS = propertyRuns(60);
 
 /** An account per run: a run's keys stay well under the per-account limit of keys in use. */
 async function newActor() {
@@ -98,7 +102,7 @@ it("no verification that starts after a change has returned sees the key as it w
       await scheduler.waitFor(Promise.all(run));
       confirmedByMark += lookup.stats.unchanged;
     }),
-    { numRuns: 60 },
+    { numRuns: RUNS },
   );
   // On SQLite the runs took the change mark's shortcut too, so the property covers it.
   if (store.changeMark) expect(confirmedByMark).toBeGreaterThan(0);
