@@ -177,11 +177,6 @@ export const publicRoutes = [
 export type RegisteredRoute = (typeof publicRoutes)[number];
 export type RouteName = RegisteredRoute["name"];
 
-/** True for every path in the public API's namespace; every other path is internal. */
-export function isPublicApiPath(pathname: string): boolean {
-  return PUBLIC_API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
-}
-
 /**
  * Every error code a route can answer with, in the catalog's order: the
  * gate's checks (credentials, rate limit, method, key in the URL, outages),

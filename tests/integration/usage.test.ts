@@ -7,6 +7,8 @@ import { createAccount } from "@/lib/auth/accounts";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
 import { db } from "@/lib/db";
 import { generateApiKey } from "@/lib/keys/format";
+import { uncachedKeyLookup } from "@/lib/keys/key-cache";
+import { databaseKeyStore } from "@/lib/keys/key-store";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
 import { flushLog } from "@/lib/log";
@@ -77,6 +79,7 @@ describe("what is recorded", () => {
     await revokeKey(actor, revoked.key.id, null);
 
     const statuses = [];
+    const began = performance.now();
     for (let i = 0; i < 3; i++) statuses.push((await gate(request("/api/v1/models", main.secret))).status);
     statuses.push((await gate(request("/api/v1/chat/completions", main.secret, { method: "POST", body: "{" }))).status);
     statuses.push(
@@ -95,6 +98,7 @@ describe("what is recorded", () => {
     statuses.push((await gate(request("/api/v1/nowhere", main.secret))).status);
     statuses.push((await gate(request(`/api/v1/models?key=${main.secret}`, main.secret))).status);
     expect(statuses).toEqual([200, 200, 200, 400, 200, 401, 403, 200, 429, 401, 401, 401, 404, 400]);
+    const span = performance.now() - began;
     expect(buffer.snapshot()).toMatchObject({ recorded: 9, written: 0, pending: 9, dropped: 0 });
     await buffer.close();
     expect(buffer.snapshot()).toMatchObject({ written: 9, pending: 0 });
@@ -118,12 +122,33 @@ describe("what is recorded", () => {
     for (const event of events) {
       expect(event).toMatchObject({ userId: actor.userId, ip: "203.0.113.9", userAgent: "usage-test/1.0" });
       expect(event.requestId).toMatch(/^req_/);
-      expect(event.latencyMs).toBeGreaterThanOrEqual(0);
+      // A whole number of milliseconds, within the time all the requests took together.
+      expect(Number.isInteger(event.latencyMs)).toBe(true);
+      expect(event.latencyMs).toBeLessThanOrEqual(Math.ceil(span));
     }
 
     const hours = await db.usageHourly.findMany({ where: { keyId: main.rowId } });
     const byRoute = Object.fromEntries(hours.map((h) => [`${h.route} ${h.statusClass}`, h.count]));
     expect(byRoute).toEqual({ "list_models 2xx": 3, "create_chat_completion 4xx": 1, "create_chat_completion 2xx": 1 });
+  });
+
+  it("records how long the gate took over each request", async () => {
+    const buffer = new UsageBuffer({ write: (events) => writeUsage(events), intervalMs: 60_000 });
+    const slowMs = 60;
+    const lookup = uncachedKeyLookup(databaseKeyStore(db));
+    // The key lookup of this gate takes at least slowMs: the recorded latency must include it.
+    const gate = testGate({
+      usage: buffer,
+      keys: { find: async (digest) => (await new Promise((r) => setTimeout(r, slowMs)), lookup.find(digest)) },
+    });
+    const key = await newKey({}, "latency");
+    const began = performance.now();
+    expect((await gate(request("/api/v1/models", key.secret))).status).toBe(200);
+    const took = performance.now() - began;
+    await buffer.close();
+    const [event] = await db.usageEvent.findMany({ where: { keyId: key.rowId } });
+    expect(event?.latencyMs).toBeGreaterThanOrEqual(slowMs - 1);
+    expect(event?.latencyMs).toBeLessThanOrEqual(Math.ceil(took));
   });
 
   it("keeps no secret, digest or header value but the user agent in the usage tables", async () => {
