@@ -17,31 +17,42 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 // The e2e tests drive Debian's Chromium (Playwright's own browser download is
 // not available here) against a production build served on localhost.
+// Every test signs up its own account and makes its own keys, so tests run in
+// parallel on one server, even those of one file; KEYPORT_E2E_WORKERS=1 runs
+// them one at a time.
+const workers = Number(process.env.KEYPORT_E2E_WORKERS) || 2;
+
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 export default defineConfig({
   testDir: "tests/e2e",
-  fullyParallel: false,
-  workers: 1,
+  fullyParallel: true,
+  workers,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [["list"]],
-  timeout: 60_000,
+  // Twice what a test takes alone on an idle machine, at the most: tests share two cores with the server and each other.
+  timeout: 120_000,
+  // Assertions wait longer than Playwright's 5 s: a busy 2-core machine is slow, not wrong.
+  expect: { timeout: 15_000 },
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: chromiumPath,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  projects: [
+    { name: "chromium", use: { browserName: "chromium" }, testIgnore: "zz-logs.spec.ts" },
+    // The log scans read what the whole run left behind: they start once every other test has finished.
+    { name: "logs", use: { browserName: "chromium" }, testMatch: "zz-logs.spec.ts", dependencies: ["chromium"] },
+  ],
   webServer: {
     command: `node tests/e2e/serve.mjs ${port}`,
     env: {

@@ -105,9 +105,13 @@ test("every example in the docs runs against the app and answers what the page s
         ? { GENERATION_ID: generationIds[route.path.includes("/apps/") ? "app" : "plain"]! }
         : {};
 
-      for (const example of examples.filter((candidate) => candidate.language !== "response")) {
-        if (example.language === "python-sdk") continue;
-        const stdout = await execute(example, extraEnv);
+      // A route's examples run side by side (each is its own process, mostly waiting on the server).
+      const runnable = examples.filter(
+        (candidate) => candidate.language !== "response" && candidate.language !== "python-sdk",
+      );
+      const outputs = await Promise.all(runnable.map((example) => execute(example, extraEnv)));
+      for (const [index, example] of runnable.entries()) {
+        const stdout = outputs[index]!;
         executed++;
         if (example.language === "node-sdk") {
           expect(stdout, `${route.name} ${example.language}`).toContain("Keyport sandbox");

@@ -33,7 +33,7 @@ test("requests made with a key show on its page, filter in the log and download 
   await expect(async () => {
     await page.goto("/dashboard");
     await expect(keyRow(page, "usage e2e").getByTestId("key-requests-24h-cell")).toHaveText("3", { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
 
   await page.getByRole("link", { name: "usage e2e" }).click();
   await expect(page.getByTestId("usage-totals")).toContainText("3 requests in the last 7 days: 2 2xx, 1 4xx, 0 5xx");

@@ -69,7 +69,7 @@ test("a decoy key made in the dashboard never works, and its use shows on the da
   await expect(async () => {
     await page.goto("/dashboard");
     await expect(row).toContainText("Decoy used once", { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(row).toContainText("Decoy");
   await page.goto("/dashboard/activity");
   await expect(page.getByTestId("activity-row").first()).toContainText("Decoy key used");

@@ -25,7 +25,7 @@ const env = {
   // No SMTP_URL: mail goes to a development outbox in the throw-away folder,
   // where the tests read it (tests/e2e/outbox.ts).
   MAIL_OUTBOX_DIR: path.join(dir, "outbox"),
-  MAIL_INTERVAL_SECONDS: "2",
+  MAIL_INTERVAL_SECONDS: "1",
   // Paced tokens, so the streaming test can see events arrive one by one.
   SANDBOX_TOKEN_DELAY_MS: "15",
   // Cheap password hashing: allowed because the database is in a keyport-e2e-* folder (lib/auth/test-hashing.ts).

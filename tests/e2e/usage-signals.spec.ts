@@ -17,7 +17,7 @@ async function reloadUntil(page: Page, check: () => Promise<void>) {
   await expect(async () => {
     await page.reload();
     await check();
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
 }
 
 test("a revoked key that is tried again stands out on its page and in the list, linked to its log", async ({
