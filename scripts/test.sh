@@ -20,10 +20,27 @@ if [ ! -x "$CHROMIUM_PATH" ]; then
 fi
 export CHROMIUM_PATH
 
-step "Lint";                npm run -s lint
-step "Type check";          npm run -s typecheck
-step "Format check";        npm run -s format:check
-step "Schema drift check";  npm run -s db:check
+# The four static checks are mostly single-threaded: run them side by side,
+# then print each one's output under its name, and fail if any failed.
+checks_dir="$(mktemp -d)"
+trap 'rm -rf "$checks_dir"' EXIT
+declare -A check_pids=()
+for check in lint typecheck format:check db:check; do
+  npm run -s "$check" >"$checks_dir/$check.log" 2>&1 &
+  check_pids[$check]=$!
+done
+failed_checks=()
+for check in lint typecheck format:check db:check; do
+  step "Static check: $check"
+  status=0
+  wait "${check_pids[$check]}" || status=$?
+  cat "$checks_dir/$check.log"
+  [ "$status" -eq 0 ] || failed_checks+=("$check")
+done
+if [ ${#failed_checks[@]} -gt 0 ]; then
+  echo "Failed: ${failed_checks[*]}" >&2
+  exit 1
+fi
 step "Unit tests";          npx vitest run --project unit
 step "Integration tests";   npx vitest run --project integration --project integration-logs
 # The docs are prerendered with the deployment's PUBLIC_BASE_URL in their

