@@ -154,7 +154,11 @@ test("the key page shows the rotation chain both ways, and the replacement's own
 
   await page.getByLabel("Show revoked and expired").check();
   await expect(keyRow(page, "chained")).toHaveCount(2);
-  const [newer, older] = [keyRow(page, "chained").first(), keyRow(page, "chained").last()];
+  // By status, not position: the list may still be settling its order right after the filter changes.
+  const newer = keyRow(page, "chained").filter({ hasText: /\bActive\b/ });
+  const older = keyRow(page, "chained").filter({ hasNotText: /\bActive\b/ });
+  await expect(newer).toHaveCount(1);
+  await expect(older).toHaveCount(1);
   const newId = (await newer.getAttribute("data-key-id"))!;
   const oldId = (await older.getAttribute("data-key-id"))!;
   await newer.getByRole("link", { name: "chained" }).click();
