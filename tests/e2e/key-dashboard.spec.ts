@@ -155,8 +155,8 @@ test("the key page shows the rotation chain both ways, and the replacement's own
   await page.getByLabel("Show revoked and expired").check();
   await expect(keyRow(page, "chained")).toHaveCount(2);
   // By status, not position: the list may still be settling its order right after the filter changes.
-  const newer = keyRow(page, "chained").filter({ hasText: /\bActive\b/ });
-  const older = keyRow(page, "chained").filter({ hasNotText: /\bActive\b/ });
+  const newer = keyRow(page, "chained").filter({ has: page.getByText("Active", { exact: true }) });
+  const older = keyRow(page, "chained").filter({ has: page.getByText("Expired", { exact: true }) });
   await expect(newer).toHaveCount(1);
   await expect(older).toHaveCount(1);
   const newId = (await newer.getAttribute("data-key-id"))!;
