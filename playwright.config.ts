@@ -45,7 +45,10 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: "retain-on-failure",
+    // No trace by default: recording one for every test (to keep only the failures') cost a fifth of the
+    // run's time here, most of it the screencast. To look into a failure:
+    // npx playwright test --trace retain-on-failure <file>.
+    trace: "off",
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   projects: [
