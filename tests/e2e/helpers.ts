@@ -131,3 +131,30 @@ export async function expectAccessible(page: Page, label: string) {
     label,
   ).toEqual([]);
 }
+
+/** Waits until no CSS transition is running: a scan in the middle of one would read colours on their way. */
+async function settleTransitions(page: Page) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => !(animation instanceof CSSTransition) || animation.playState !== "running"),
+  );
+}
+
+/**
+ * axe on the loaded page in light, then in dark, without loading it again:
+ * both themes are CSS media queries (app/globals.css), so switching the
+ * emulated scheme restyles the page as a reader's system setting would.
+ * The page's background is read in each, so a switch that did nothing fails.
+ */
+export async function expectAccessibleLightAndDark(page: Page, label: string) {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const seen: string[] = [];
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await settleTransitions(page);
+    seen.push(await background());
+    await expectAccessible(page, `${label} (${colorScheme})`);
+  }
+  expect(seen[0], `${label}: the dark scheme changed the page`).not.toBe(seen[1]);
+}
