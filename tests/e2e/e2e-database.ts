@@ -1,12 +1,24 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 
 // The e2e server's throw-away SQLite database, for what a test cannot make
-// happen through the app: time passing.
+// happen through the app (time passing), or should not spend a browser on.
+
+function open(options?: Database.Options) {
+  return new Database(path.join(process.env.E2E_DATA_DIR!, "e2e.db"), options);
+}
+
+/** A time written the way Prisma's SQLite adapter wrote `sample` (milliseconds, or ISO text with its zone). */
+function likeStored(sample: string | number, ms: number): string | number {
+  if (typeof sample === "number") return ms;
+  const iso = new Date(ms).toISOString();
+  return sample.endsWith("Z") ? iso : `${iso.slice(0, -1)}${sample.slice(-6)}`;
+}
 
 /** Makes every session of the account look as if it last proved itself 11 minutes ago. */
 export function ageSessions(email: string) {
-  const database = new Database(path.join(process.env.E2E_DATA_DIR!, "e2e.db"));
+  const database = open();
   try {
     const { userId } = database.prepare(`SELECT "id" AS "userId" FROM "User" WHERE "email" = ?`).get(email) as {
       userId: string;
@@ -14,10 +26,8 @@ export function ageSessions(email: string) {
     const sample = database
       .prepare(`SELECT "verifiedAt" AS "value" FROM "Session" WHERE "userId" = ? LIMIT 1`)
       .get(userId) as { value: string | number };
-    // Written in the format Prisma's SQLite adapter wrote it in.
-    const then = Date.now() - 11 * 60 * 1000;
-    const value = typeof sample.value === "number" ? then : new Date(then).toISOString();
-    database.prepare(`UPDATE "Session" SET "verifiedAt" = ? WHERE "userId" = ?`).run(value, userId);
+    const then = likeStored(sample.value, Date.now() - 11 * 60 * 1000);
+    database.prepare(`UPDATE "Session" SET "verifiedAt" = ? WHERE "userId" = ?`).run(then, userId);
   } finally {
     database.close();
   }
@@ -25,12 +35,51 @@ export function ageSessions(email: string) {
 
 /** How many messages to `email` the mail job has not sent yet (a sent one has its sealed link cleared). */
 export function unsentMailTo(email: string): number {
-  const database = new Database(path.join(process.env.E2E_DATA_DIR!, "e2e.db"), { readonly: true });
+  const database = open({ readonly: true });
   try {
     const row = database
       .prepare(`SELECT COUNT(*) AS "n" FROM "MailMessage" WHERE "recipient" = ? AND "sentAt" IS NULL`)
       .get(email) as { n: number };
     return row.n;
+  } finally {
+    database.close();
+  }
+}
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * Copies the account's key `label` once per entry of `labels`, each made a
+ * millisecond after the one before: filler rows for a test about a full
+ * page, which would otherwise spend a minute in the create dialog that other
+ * tests already drive. The copies have random digests, so no secret matches
+ * them, and are never used.
+ */
+export function copyKey(email: string, label: string, labels: string[]) {
+  const database = open();
+  try {
+    const source = database
+      .prepare(
+        `SELECT "ApiKey".* FROM "ApiKey" JOIN "User" ON "User"."id" = "ApiKey"."userId"
+         WHERE "User"."email" = ? AND "ApiKey"."label" = ?`,
+      )
+      .get(email, label) as Record<string, unknown> & { createdAt: string | number };
+    const columns = Object.keys(source);
+    const insert = database.prepare(
+      `INSERT INTO "ApiKey" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
+    );
+    const created = typeof source.createdAt === "number" ? source.createdAt : Date.parse(source.createdAt);
+    labels.forEach((copyLabel, i) => {
+      const id = [...randomBytes(16)].map((byte) => BASE62[byte % 62]).join("");
+      insert.run({
+        ...source,
+        id: `copy${id}`,
+        publicId: `key_${id}`,
+        digest: randomBytes(32).toString("hex"),
+        label: copyLabel,
+        createdAt: likeStored(source.createdAt, created + i + 1),
+      });
+    });
   } finally {
     database.close();
   }
