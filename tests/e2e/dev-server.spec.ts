@@ -79,7 +79,13 @@ test("the development server hydrates at localhost and at 127.0.0.1", async ({ b
       await context.close();
     }
   } finally {
+    // Its folder goes once it has stopped: a shutdown still writes (usage, the outbox) until then.
+    const exited =
+      server.exitCode === null && server.signalCode === null
+        ? new Promise((resolve) => server.once("exit", resolve))
+        : Promise.resolve();
     server.kill("SIGTERM");
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
 });

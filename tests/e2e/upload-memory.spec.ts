@@ -98,7 +98,13 @@ test("four concurrent 20 MiB uploads leave the server's peak memory within one b
     );
     expect(growth).toBeLessThan(BODY_LIMIT);
   } finally {
+    // Its folder goes once it has stopped: a shutdown still writes (usage, the outbox) until then.
+    const exited =
+      server.exitCode === null && server.signalCode === null
+        ? new Promise((resolve) => server.once("exit", resolve))
+        : Promise.resolve();
     server.kill("SIGTERM");
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
 });
