@@ -43,8 +43,6 @@ export interface PublicRoute {
   streams?: boolean;
 }
 
-export const PUBLIC_API_PREFIXES = ["/api/v1", "/api/v1beta"] as const;
-
 export const publicRoutes = [
   {
     name: "list_media_models",
