@@ -10,6 +10,7 @@
 // KEYPORT_TEST_MODE=1 with any other database stops start-up
 // (lib/startup-check.ts), so a test setting copied into production fails loudly
 // instead of being ignored.
+import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -20,8 +21,19 @@ const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** Whether a DATABASE_URL names a database the test helpers made. */
 export function isTestDatabaseUrl(url: string, tmpdir = os.tmpdir()): boolean {
   if (url.startsWith("file:")) {
-    const folder = path.dirname(path.resolve(url.slice("file:".length)));
-    return path.dirname(folder) === path.resolve(tmpdir) && TEST_FOLDER.test(path.basename(folder));
+    // Where the path really leads, as SQLite will open it: links followed and
+    // ".." taken after them (a link named keyport-test-x to a real data folder,
+    // or keyport-test-x/link/.., must not pass). A folder that does not exist
+    // holds no test database.
+    const folder = realFolder(path.dirname(url.slice("file:".length)));
+    const temporary = realFolder(tmpdir);
+    return (
+      !!folder &&
+      !!temporary &&
+      path.isAbsolute(tmpdir) &&
+      path.dirname(folder) === temporary &&
+      TEST_FOLDER.test(path.basename(folder))
+    );
   }
   try {
     const parsed = new URL(url);
@@ -29,6 +41,15 @@ export function isTestDatabaseUrl(url: string, tmpdir = os.tmpdir()): boolean {
     return LOCAL_HOSTS.has(parsed.hostname) && TEST_DATABASE_NAME.test(decodeURIComponent(parsed.pathname.slice(1)));
   } catch {
     return false;
+  }
+}
+
+function realFolder(folder: string): string | undefined {
+  try {
+    // The native realpath(3): it follows each link before the next "..", as the OS does; the JS one tidies first.
+    return realpathSync.native(folder);
+  } catch {
+    return undefined;
   }
 }
 
