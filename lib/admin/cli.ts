@@ -1,6 +1,7 @@
 import "server-only";
 import { createAccountAsOperator } from "../auth/accounts";
 import { emailSchema, newPasswordSchema } from "../auth/credentials.schema";
+import { testModeProblem } from "../auth/test-hashing";
 import { db } from "../db";
 import { KeyActionError } from "../keys/errors";
 import { SCOPE_NAMES } from "../public-api/scopes";
@@ -96,6 +97,13 @@ export async function runAdmin(argv: string[], io: Io): Promise<number> {
   if (command === "--help" || command === "help") {
     io.stdout.write(USAGE);
     return 0;
+  }
+  // Test mode outside a test database is refused here as the server refuses it
+  // (lib/startup-check.ts): an account made now would get the suite's cheap hash.
+  const testMode = testModeProblem(process.env);
+  if (testMode) {
+    io.stderr.write(`admin: ${testMode}\n`);
+    return 1;
   }
   try {
     await run(command, rest, io);

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { rateLimits } from "@/lib/env-schema";
@@ -56,6 +56,23 @@ describe("npm run admin", () => {
     const short = await processAdmin(["user:create", "--email", `short-${email}`], "short\n");
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/Use at least 10 characters/);
+  });
+
+  it("refuses to run in test mode outside a test database, as the server refuses to start, and creates nothing", async () => {
+    const refusedEmail = `test-mode-${Date.now()}@example.com`;
+    const args = ["user:create", "--email", refusedEmail];
+    vi.stubEnv("DATABASE_URL", "file:/var/lib/keyport/keyport.db");
+    try {
+      const refused = await admin(args, "a long enough password\n");
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^admin: KEYPORT_TEST_MODE=1 is only for the test suite/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(await db.user.count({ where: { email: refusedEmail } })).toBe(0);
+    // Control: the same command on the suite's own database runs.
+    expect((await admin(args, "a long enough password\n")).code).toBe(0);
+    expect(await db.user.count({ where: { email: refusedEmail } })).toBe(1);
   });
 
   it("creates ten users in a row from one address: an operator is not held to the web sign-up limit", async () => {
