@@ -3,7 +3,7 @@ import { recordAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil } from "./attempts";
-import { dummyPasswordHash, PasswordCheckBusy, passwordHasher } from "./password";
+import { dummyPasswordHash, PasswordCheckBusy, passwordHasher, weakerThanCurrent } from "./password";
 
 import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
 
@@ -91,5 +91,17 @@ export async function verifyCredentials(email: string, password: string, ip: str
     return { ok: false, error: INVALID_CREDENTIALS_MESSAGE };
   }
   await markAttemptSucceeded(attempt.id);
+  if (weakerThanCurrent(user.passwordHash)) await upgradePasswordHash(user.id, user.passwordHash, password);
   return { ok: true, userId: user.id, email: user.email };
+}
+
+/**
+ * Replaces a hash made with weaker parameters, now that the password is known
+ * to be right; only if the hash is still the one checked, so a password
+ * changed meanwhile is never overwritten.
+ */
+async function upgradePasswordHash(userId: string, checked: string, password: string) {
+  const passwordHash = await passwordHasher.hash(password);
+  const { count } = await db.user.updateMany({ where: { id: userId, passwordHash: checked }, data: { passwordHash } });
+  if (count) log.info("auth.password_rehashed", { user_id: userId });
 }

@@ -22,6 +22,18 @@ export function argon2Options(): typeof ARGON2_OPTIONS | typeof TEST_ARGON2_OPTI
 }
 
 /**
+ * Whether a stored hash was made with weaker parameters than new hashes get
+ * (the suite's, in a database that later runs without test mode, or an older
+ * default): the next successful sign-in replaces it (lib/auth/accounts.ts).
+ */
+export function weakerThanCurrent(passwordHash: string): boolean {
+  const made = /^\$argon2id\$v=\d+\$m=(\d+),t=(\d+),p=\d+\$/.exec(passwordHash);
+  if (!made) return true;
+  const current = argon2Options();
+  return Number(made[1]) < current.memoryCost || Number(made[2]) < current.timeCost;
+}
+
+/**
  * A hash of a password nobody knows, with the parameters new hashes get.
  * Signing in with an unknown email still verifies against it, so an unknown
  * email costs the same Argon2 work as a wrong password and the two cannot be

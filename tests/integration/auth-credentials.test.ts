@@ -57,6 +57,30 @@ describe("signing in", () => {
     }
   });
 
+  it("replaces a hash made with weaker parameters at the next sign-in, and leaves a current one alone", async () => {
+    const email = unique("upgrade");
+    const hashOf = async () => (await db.user.findUniqueOrThrow({ where: { email } })).passwordHash!;
+    await createAccount(email, PASSWORD);
+    const cheap = await hashOf();
+    expect(cheap).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/);
+    // In test mode the cheap parameters are the current ones: signing in keeps the hash.
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true, email });
+    expect(await hashOf()).toBe(cheap);
+    // The same database without test mode: the sign-in that proves the password replaces the hash.
+    vi.stubEnv("KEYPORT_TEST_MODE", "");
+    try {
+      expect(await verifyCredentials(email, "not the password", uniqueIp())).toMatchObject({ ok: false });
+      expect(await hashOf()).toBe(cheap);
+      expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true, email });
+      const upgraded = await hashOf();
+      expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true, email });
+      expect(await hashOf()).toBe(upgraded);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("refuses the 11th attempt for one email within 15 minutes, even with the right password, and logs it", async () => {
     const email = unique("locked");
     await createAccount(email, PASSWORD);
