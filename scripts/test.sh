@@ -51,7 +51,8 @@ step "Unit tests";          npx vitest run --project unit
 # (npm run build: Next's build, then the public API's bundle, scripts/build-gate.mjs.)
 PUBLIC_BASE_URL="http://localhost:${E2E_PORT:-3210}" npm run -s build >"$checks_dir/build.log" 2>&1 &
 build_pid=$!
-trap 'kill "$build_pid" 2>/dev/null; rm -rf "$checks_dir"' EXIT
+# (|| true: the build has usually ended, and a failing command in an EXIT trap under set -e fails the script.)
+trap 'kill "$build_pid" 2>/dev/null || true; rm -rf "$checks_dir"' EXIT
 step "Integration tests (the production build runs beside them)"
 integration_status=0
 npx vitest run --project integration --project integration-logs || integration_status=$?
