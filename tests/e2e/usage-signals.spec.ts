@@ -12,11 +12,17 @@ async function openKeyPage(page: Page, label: string) {
   await page.goto((await keyRow(page, label).getByRole("link", { name: label }).getAttribute("href"))!);
 }
 
-/** The usage buffer flushes every second: reload until the page shows what was sent. */
-async function reloadUntil(page: Page, check: () => Promise<void>) {
+/**
+ * The usage buffer flushes every second: reload until the page shows what was
+ * sent. The check gets an `expect` that waits 2 seconds, not the suite's 15: a
+ * page loaded before the flush never changes, and the next reload is the one
+ * that can pass.
+ */
+async function reloadUntil(page: Page, check: (quick: typeof expect) => Promise<void>) {
+  const quick = expect.configure({ timeout: 2_000 });
   await expect(async () => {
     await page.reload();
-    await check();
+    await check(quick);
   }).toPass({ timeout: 60_000 });
 }
 
@@ -32,7 +38,7 @@ test("a revoked key that is tried again stands out on its page and in the list, 
   for (let i = 0; i < 2; i++) expect((await models(page, secret)).status()).toBe(401);
 
   await page.goto("/dashboard?inactive=1");
-  await reloadUntil(page, async () => {
+  await reloadUntil(page, async (expect) => {
     await expect(keyRow(page, "old deploy").getByTestId("key-usage-note")).toContainText(
       /^Used 2 times after it was revoked, last from .+ at \d+ \w+ \d{4}, \d\d:\d\d UTC$/,
     );
@@ -58,19 +64,19 @@ test("the rotation meter moves as traffic switches to the new key, and the old k
 
   await page.goto("/dashboard");
   const oldRow = page.getByTestId("key-row").filter({ hasText: "Expiring after rotation" });
-  await reloadUntil(page, async () => {
+  await reloadUntil(page, async (expect) => {
     await expect(oldRow.getByTestId("key-usage-note")).toHaveText("100% of the last hour's traffic still on this key");
   });
   await page.goto((await oldRow.getByRole("link", { name: "billing worker" }).getAttribute("href"))!);
   const meter = page.getByTestId("rotation-meter");
   // The list's "100%" holds from the first flushed request; the count needs all three.
-  await reloadUntil(page, async () => {
+  await reloadUntil(page, async (expect) => {
     await expect(meter).toContainText("100% of the last hour's requests still use this key (3 of 3)");
   });
   await expect(meter).toContainText("e2e-worker/1.0 · 3 requests");
 
   for (let i = 0; i < 9; i++) await models(page, fresh);
-  await reloadUntil(page, async () => {
+  await reloadUntil(page, async (expect) => {
     await expect(meter).toContainText("25% of the last hour's requests still use this key (3 of 12)");
   });
   await expect(meter.getByRole("meter")).toHaveJSProperty("value", 0.25);
@@ -88,7 +94,7 @@ test("a key that only read the catalog is offered catalog:read, applied in one c
   for (let i = 0; i < 2; i++) expect((await models(page, secret)).status()).toBe(200);
   await openKeyPage(page, "dashboard reader");
   const suggestion = page.getByTestId("scope-suggestion");
-  await reloadUntil(page, async () => {
+  await reloadUntil(page, async (expect) => {
     await expect(suggestion).toContainText("only needed catalog:read");
   });
   await suggestion.getByRole("button", { name: "Narrow to this scope" }).click();
