@@ -116,8 +116,11 @@ describe("fixedRate", () => {
     const port = await listen(
       createNetServer((socket) =>
         socket.on("data", () => {
+          // A request that reached a connection this server has already ended is lost, as on a real server.
+          if (socket.writableEnded) return;
           answers++;
-          // The server drops one connection in the middle of the run with a request on it, and another idle.
+          // The server drops one connection in the middle of the run with a request on it, and ends another
+          // after an answer.
           if (answers === 30) return void socket.destroy();
           socket.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
           if (answers === 60) socket.end();
@@ -125,8 +128,12 @@ describe("fixedRate", () => {
       ),
     );
     const run = await runAt(port, { rate: 200, seconds: 0.5, sockets: 3, warmUpSeconds: 0 });
-    expect(run.errors).toBe(1);
-    expect(run.completed).toBe(99);
+    // The dropped request is an error. A client running behind (a busy machine) may also have sent the next
+    // request on the ended connection before it saw the end: then that one is an error too. Every request is
+    // counted once, and the run carried on over the connection left.
+    expect(run.errors).toBeGreaterThanOrEqual(1);
+    expect(run.errors).toBeLessThanOrEqual(2);
+    expect(run.completed + run.errors).toBe(100);
   });
 
   it("counts requests as errors when the server is gone, and still ends", async () => {
