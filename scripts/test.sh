@@ -20,18 +20,25 @@ if [ ! -x "$CHROMIUM_PATH" ]; then
 fi
 export CHROMIUM_PATH
 
-# The four static checks are mostly single-threaded: run them side by side,
-# then print each one's output under its name, and fail if any failed.
+# The four static checks are mostly single-threaded, and the unit tests fill
+# the time the longest of them (lint) runs alone: all five side by side (50 s
+# here, against 68 s for the checks and then the tests), then each one's output
+# under its name, and a failure if any failed.
 checks_dir="$(mktemp -d)"
 trap 'rm -rf "$checks_dir"' EXIT
 declare -A check_pids=()
-for check in lint typecheck format:check db:check; do
-  npm run -s "$check" >"$checks_dir/$check.log" 2>&1 &
+checks=(lint typecheck format:check db:check unit)
+for check in "${checks[@]}"; do
+  if [ "$check" = unit ]; then
+    npx vitest run --project unit >"$checks_dir/$check.log" 2>&1 &
+  else
+    npm run -s "$check" >"$checks_dir/$check.log" 2>&1 &
+  fi
   check_pids[$check]=$!
 done
 failed_checks=()
-for check in lint typecheck format:check db:check; do
-  step "Static check: $check"
+for check in "${checks[@]}"; do
+  if [ "$check" = unit ]; then step "Unit tests"; else step "Static check: $check"; fi
   status=0
   wait "${check_pids[$check]}" || status=$?
   cat "$checks_dir/$check.log"
@@ -41,7 +48,6 @@ if [ ${#failed_checks[@]} -gt 0 ]; then
   echo "Failed: ${failed_checks[*]}" >&2
   exit 1
 fi
-step "Unit tests";          npx vitest run --project unit
 
 # The production build and the integration tests share nothing, and the
 # integration tests spend much of their time waiting on databases, mail and
