@@ -5,18 +5,23 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { TestProject } from "vitest/node";
 import { INTEGRATION_LOG, runMarker } from "./integration-log";
 import { createMigratedTestDatabase, dropWorkerDatabases, type TestDatabase } from "./test-database";
 
 let template: TestDatabase | undefined;
 
-export async function setup() {
+export async function setup(project: TestProject) {
   // A fresh log, opened with this run's name: the scan that follows the
   // integration files (tests/after-integration/) checks it read this run's.
+  // Only the integration project writes one: CI runs the services project
+  // beside it, which must not reopen it.
   const run = randomBytes(8).toString("hex");
   process.env.KEYPORT_INTEGRATION_RUN = run;
-  mkdirSync(path.dirname(INTEGRATION_LOG), { recursive: true });
-  writeFileSync(INTEGRATION_LOG, `${runMarker(run)}\n`);
+  if (project.name === "integration") {
+    mkdirSync(path.dirname(INTEGRATION_LOG), { recursive: true });
+    writeFileSync(INTEGRATION_LOG, `${runMarker(run)}\n`);
+  }
   template = await createMigratedTestDatabase();
   process.env.KEYPORT_TEST_TEMPLATE_URL = template.url;
   // A file that imports the database before its worker's copy exists would use this one: the template itself.
