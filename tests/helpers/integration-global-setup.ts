@@ -3,13 +3,15 @@
 // sharing rows. The template's URL reaches the workers through the
 // environment, like DATABASE_URL reaches the app.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { INTEGRATION_LOG, runMarker } from "./integration-log";
 import { createMigratedTestDatabase, dropWorkerDatabases, type TestDatabase } from "./test-database";
 
 let template: TestDatabase | undefined;
+let filesRoot: string | undefined;
 
 export async function setup(project: TestProject) {
   // A fresh log, opened with this run's name: the scan that follows the
@@ -26,6 +28,10 @@ export async function setup(project: TestProject) {
   process.env.KEYPORT_TEST_TEMPLATE_URL = template.url;
   // A file that imports the database before its worker's copy exists would use this one: the template itself.
   process.env.DATABASE_URL = template.url;
+  // Uploaded files, like rows, are kept apart per worker: a test that counts
+  // what is on disk must not see another file's upload in progress.
+  filesRoot = mkdtempSync(path.join(os.tmpdir(), "keyport-test-files-"));
+  process.env.KEYPORT_TEST_FILES_ROOT = filesRoot;
   process.env.AUTH_SECRET ??= "integration-tests-secret-0123456789abcdef";
   process.env.ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString("base64");
   // Test accounts hash their passwords with cheap Argon2 parameters (lib/auth/password.ts).
@@ -34,6 +40,7 @@ export async function setup(project: TestProject) {
 }
 
 export async function teardown() {
+  if (filesRoot) rmSync(filesRoot, { recursive: true, force: true });
   if (!template) return;
   await dropWorkerDatabases(template.url);
   await template.drop();

@@ -1,8 +1,12 @@
 // Runs before each test file: points DATABASE_URL at this worker's own copy of
-// the run's template database, before the file imports anything that opens it.
+// the run's template database, and FILES_DIR at its own folder, before the
+// file imports anything that opens them.
+import path from "node:path";
 import { workerDatabase } from "./test-database";
 
 const template = process.env.KEYPORT_TEST_TEMPLATE_URL;
 const worker = process.env.VITEST_POOL_ID;
 if (!template || !worker) throw new Error("worker-database.ts runs under the integration global setup only.");
 process.env.DATABASE_URL = await workerDatabase(template, worker);
+const filesRoot = process.env.KEYPORT_TEST_FILES_ROOT;
+if (filesRoot) process.env.FILES_DIR = path.join(filesRoot, `worker-${worker}`);
