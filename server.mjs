@@ -6,8 +6,12 @@
 // - Everything else goes to Next's request handler. Next does not expose the
 //   socket's peer address (per-IP limits and the lockout): we write it into a
 //   header on every request, replacing whatever a client sent under that name.
-// Both first pass lib/http/screen-request.mjs, which answers the few requests
-// Next's router would fail on.
+// Both first pass lib/http/screen-request.mjs, which sets the peer address
+// and answers the few requests Next's router would fail on.
+// The process's runtime (database clients, stores, caches, background jobs:
+// lib/runtime/create-runtime.ts) is created here, once, from the bundle:
+// the gate serves with it, and Next's side finds it published
+// (lib/runtime/runtime.ts).
 //   node server.mjs          production (after `npm run build`)
 //   node server.mjs --dev    development, with Turbopack; the gate's bundle is rebuilt on change
 // First: it keeps the process's Date before Next wraps it, for the public API's bundle.
@@ -18,7 +22,6 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import next from "next";
 import { isPublicApiPath, screenRequest } from "./lib/http/screen-request.mjs";
-import { enableUploadCollections, paceUploadBody } from "./lib/http/upload-flow.mjs";
 import { GATE_BUNDLE, watchGate } from "./scripts/build-gate.mjs";
 
 const dev = process.argv.includes("--dev");
@@ -27,15 +30,22 @@ const trustProxy = Number(process.env.TRUST_PROXY ?? 0) || 0;
 // The same default as lib/env-schema.ts: in development the origin follows PORT.
 const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 
-// Young-generation collections during uploads (lib/http/upload-flow.mjs).
+// Young-generation collections during uploads (lib/http/upload-flow.ts).
 setFlagsFromString("--expose_gc");
-enableUploadCollections(runInNewContext("gc"));
+const collectGarbage = runInNewContext("gc");
 
 /** The public API's request listener, from the bundle; in development, from its latest build. */
 let publicApi;
+/** The process's runtime: created by the first bundle loaded, and kept across development rebuilds. */
+let runtime;
 async function loadPublicApi(version = 0) {
   const bundle = await import(`${pathToFileURL(GATE_BUNDLE).href}${version ? `?v=${version}` : ""}`);
-  publicApi = bundle.publicApiListener();
+  if (!runtime) {
+    bundle.checkEnvironmentOrExit();
+    runtime = bundle.createRuntime(undefined, { collectGarbage });
+    bundle.publishRuntime(runtime);
+  }
+  publicApi = bundle.publicApiListener(runtime);
 }
 if (dev) {
   let builds = 0;
@@ -44,6 +54,8 @@ if (dev) {
   });
 }
 await loadPublicApi();
+// This instance's generation worker, pruning and mail job.
+runtime.startBackgroundJobs();
 
 const app = next({ dev, turbopack: dev, hostname: "localhost", port });
 const handle = app.getRequestHandler();
@@ -57,7 +69,6 @@ const server = createServer((req, res) => {
     return;
   }
   if (isPublicApiPath(req.url ?? "/")) {
-    paceUploadBody(req, res);
     void publicApi(req, res);
     return;
   }
@@ -66,17 +77,16 @@ const server = createServer((req, res) => {
   console.log(`keyport: ${dev ? "development" : "production"} server on http://localhost:${port}`);
 });
 
-// On SIGTERM or SIGINT: stop taking connections, let the app write what it
-// holds (the usage buffer registers itself in globalThis.keyportBeforeExit),
-// then exit; never more than five seconds.
+// On SIGTERM or SIGINT: stop taking connections, let the runtime stop its
+// jobs and write what it holds (the usage buffer), then exit; never more than
+// five seconds.
 const SHUTDOWN_GRACE_MS = 5_000;
 let stopping = false;
 async function shutdown(signal) {
   if (stopping) return;
   stopping = true;
   server.close();
-  const hooks = globalThis.keyportBeforeExit ?? [];
-  const done = Promise.allSettled(hooks.map((hook) => hook()));
+  const done = runtime.close().catch(() => {});
   await Promise.race([done, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
   console.log(`keyport: stopped on ${signal}`);
   process.exit(0);

@@ -1,78 +1,21 @@
 import "server-only";
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient as PostgresClient } from "./generated/postgres/client";
-import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
-import { databaseTarget, type Provider } from "./db-target";
-import { getEnv } from "./env";
+import type { Provider } from "./db-target";
+import type { Db } from "./database-client";
+import { runtime } from "./runtime/runtime";
 
-// Both generated clients come from one source schema, so their model APIs are
-// the same; the SQLite client's type stands for both.
-export type Db = SqliteClient;
+export type { Db } from "./database-client";
 
-const SQLITE_BUSY_TIMEOUT_MS = 5_000;
-const PG_CONNECT_TIMEOUT_MS = 3_000;
-
-/** Recording a key's use is the one change that leaves its version alone (it changes nothing the gate checks). */
-const USE_FIELDS = new Set(["lastUsedAt", "lastUsedIp"]);
-
-function withVersion<T extends { data?: unknown }>(args: T): T {
-  const data = args.data as Record<string, unknown> | undefined;
-  if (!data || Object.keys(data).every((field) => USE_FIELDS.has(field))) return args;
-  return { ...args, data: { ...data, version: { increment: 1 } } };
-}
-
-/**
- * Every update of an ApiKey raises its version, in the same statement, so no
- * code path can change a key without the gate's caches noticing
- * (lib/keys/key-cache.ts). Applies inside transactions too.
- */
-function versionKeyChanges(client: SqliteClient) {
-  return client.$extends({
-    query: {
-      apiKey: {
-        update: ({ args, query }) => query(withVersion(args)),
-        updateMany: ({ args, query }) => query(withVersion(args)),
-        updateManyAndReturn: ({ args, query }) => query(withVersion(args)),
-        upsert: ({ args, query }) => query({ ...args, update: withVersion({ data: args.update }).data }),
-      },
-    },
-  }) as unknown as Db;
-}
-
-function createClient(): { client: Db; provider: Provider } {
-  const target = databaseTarget(getEnv().DATABASE_URL, process.cwd());
-  if (target.provider === "postgres") {
-    const adapter = new PrismaPg({ connectionString: target.url, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
-    return { client: versionKeyChanges(new PostgresClient({ adapter }) as unknown as Db), provider: "postgres" };
-  }
-  // busy timeout: concurrent writers wait for the lock instead of failing.
-  const adapter = new PrismaBetterSqlite3({ url: target.url, timeout: SQLITE_BUSY_TIMEOUT_MS });
-  const client = new SqliteClient({ adapter });
-  // WAL lets readers carry on while one writer writes; the mode is stored in
-  // the database file, so setting it on every start is cheap and idempotent.
-  void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => {});
-  return { client: versionKeyChanges(client), provider: "sqlite" };
-}
-
-// One client per process, kept on globalThis so hot reloads in development do
-// not open a new pool on every edit. Created on first use, not on import, so
-// `next build` can load this module without a database or secrets.
-const globalForDb = globalThis as unknown as { keyportDb?: { client: Db; provider: Provider } };
-
-function instance(): { client: Db; provider: Provider } {
-  globalForDb.keyportDb ??= createClient();
-  return globalForDb.keyportDb;
-}
-
+// The process's ORM client, which the runtime holds (lib/runtime/create-runtime.ts).
+// Resolved on each use, not on import, so `next build` can load this module
+// without a database or secrets.
 export const db: Db = new Proxy({} as Db, {
   get(_target, property) {
-    const client = instance().client;
+    const client = runtime().db;
     const value: unknown = Reflect.get(client, property, client);
     return typeof value === "function" ? value.bind(client) : value;
   },
 });
 
 export function dbProvider(): Provider {
-  return instance().provider;
+  return runtime().provider;
 }

@@ -13,22 +13,17 @@ type Fields = Record<string, unknown>;
 // lost on exit: what is gathered is written before the process ends.
 const MAX_GATHERED_LINES = 256;
 
-// One buffer per process, on globalThis: this module is instantiated more than
-// once (Next's bundles, the gate's bundle, development reloads), and each copy
-// registering its own exit hook would pile up listeners.
-const shared = globalThis as unknown as { keyportLog?: { lines: string[]; scheduled: boolean } };
-const gathered = (shared.keyportLog ??= (() => {
-  const state = { lines: [] as string[], scheduled: false };
-  process.on("exit", () => flushLog());
-  return state;
-})());
+// One buffer per copy of this module: Next's bundles and the gate's bundle
+// each have their own, each written on its own turn and before the process
+// exits (one exit listener per copy; the copies are few and made at start-up).
+const gathered = { lines: [] as string[], scheduled: false };
+process.on("exit", () => flushLog());
 
 /** Writes the gathered info lines now. Tests call it to read a line without waiting a turn. */
 export function flushLog(): void {
-  const state = shared.keyportLog;
-  if (!state || state.lines.length === 0) return;
-  const text = state.lines.join("\n") + "\n";
-  state.lines = [];
+  if (gathered.lines.length === 0) return;
+  const text = gathered.lines.join("\n") + "\n";
+  gathered.lines = [];
   // The admin CLI keeps stdout for its own output.
   (process.env.KEYPORT_LOG_TO_STDERR === "1" ? process.stderr : process.stdout).write(text);
 }
@@ -46,6 +41,7 @@ function gather(line: string) {
 
 // Whether a field name suggests a secret, remembered per name: a line is
 // written per API request, and its field names come from a small fixed set.
+// eslint-disable-next-line no-restricted-syntax -- a bounded memo of a pure test on a field name.
 const secretNames = new Map<string, boolean>();
 function suggestsSecret(name: string): boolean {
   let secret = secretNames.get(name);

@@ -1,4 +1,6 @@
-// Imported by instrumentation.ts in the Node.js runtime only.
+// server.mjs runs it (from the public API's bundle) before it creates the runtime:
+// a bad or missing variable (a weak AUTH_SECRET in production, say) stops
+// start-up with a message naming it, instead of failing on the first request.
 import { testModeProblem } from "./auth/test-hashing";
 import { EnvError, parseEnv } from "./env-schema";
 import { parsePublicKeys } from "./secret-scanning/public-keys";

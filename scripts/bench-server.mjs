@@ -10,9 +10,9 @@
 //     - the ungated baseline: the same routes, handlers and headers, none of
 //       the gate's checks (createUngatedBaseline);
 //     - the app's gate with usage recording discarded.
-//     Requests pass the same front as in server.mjs (screenRequest, the
-//     upload pacing), so the variants differ from the production server in
-//     the gate alone.
+//     Requests pass the same front as in server.mjs (screenRequest, then the
+//     bundle's listener, which paces uploads), so the variants differ from
+//     the production server in the gate alone. One runtime, as in server.mjs.
 //   node scripts/bench-server.mjs ceiling PORT BODY_FILE
 //     A plain node:http server answering BODY_FILE's JSON to every request:
 //     the machine's ceiling.
@@ -20,7 +20,6 @@ import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { isPublicApiPath, screenRequest } from "../lib/http/screen-request.mjs";
-import { paceUploadBody } from "../lib/http/upload-flow.mjs";
 import { GATE_BUNDLE } from "./build-gate.mjs";
 
 const [mode, ...args] = process.argv.slice(2);
@@ -35,7 +34,6 @@ function serveLikeProduction(listener, port) {
       res.writeHead(answer?.status ?? 404, answer?.headers).end(answer?.body);
       return;
     }
-    paceUploadBody(req, res);
     void listener(req, res);
   }).listen(port, HOST);
 }
@@ -43,10 +41,13 @@ function serveLikeProduction(listener, port) {
 if (mode === "variants") {
   const [gatedPort, ungatedPort, noUsagePort] = args.map(Number);
   const api = await import(pathToFileURL(GATE_BUNDLE).href);
-  serveLikeProduction(api.publicApiListener(api.createGate(api.appGateServices())), gatedPort);
-  serveLikeProduction(api.publicApiListener(api.createUngatedBaseline()), ungatedPort);
+  const runtime = api.createRuntime();
+  api.publishRuntime(runtime);
+  const services = api.gateServices(runtime);
+  serveLikeProduction(api.publicApiListener(runtime, api.createGate(services)), gatedPort);
+  serveLikeProduction(api.publicApiListener(runtime, api.createUngatedBaseline()), ungatedPort);
   serveLikeProduction(
-    api.publicApiListener(api.createGate({ ...api.appGateServices(), usage: api.DISCARD_USAGE })),
+    api.publicApiListener(runtime, api.createGate({ ...services, usage: api.DISCARD_USAGE })),
     noUsagePort,
   );
 } else if (mode === "ceiling") {

@@ -7,13 +7,13 @@
 //   - scripts/bench-server.mjs: the same bundle's gate (the app's stores),
 //     its ungated baseline, and its gate with usage recording off, in one
 //     process without Next (so pairs 1 and 2 differ in the gate alone);
-//   - the old path, `next start` (the same gate behind Next's router);
 //   - the ceiling, a plain node:http server answering the same JSON;
 // and measures GET /api/v1/models from this process (README, "Benchmark"):
 //   pair 1  gated usage on / usage off, alternating halves (on, off, off, on)
 //   pair 2  gated / ungated, alternating halves
-//   the production server (server.mjs, with Next in the process); the old
-//   path through Next; the ceiling
+//   the production server (server.mjs, with Next in the process); the
+//   ceiling (the old path through Next's router, gone from the product, is
+//   in the history of docs/benchmark.md)
 //   a fixed rate at half the gated throughput, gated beside ungated in 8
 //     pairs of short runs, with latency in microseconds
 //     (scripts/bench/open-loop.mjs), the other servers stopped meanwhile
@@ -46,7 +46,6 @@ import {
 import { report } from "./bench/report.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const logOf = (dir, name) => path.join(dir, `${name}.log`);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
@@ -68,7 +67,6 @@ async function startServers(dir, env, running) {
     gated: await freePort(),
     ungated: await freePort(),
     noUsage: await freePort(),
-    next: await freePort(),
   };
   env = { ...env, PUBLIC_BASE_URL: `http://localhost:${ports.app}` };
   const start = (name, command, args, extraEnv = {}) => {
@@ -83,23 +81,20 @@ async function startServers(dir, env, running) {
     ...[ports.gated, ports.ungated, ports.noUsage].map(String),
   ];
   const variants = start("variants", process.execPath, variantArgs);
-  const next = start("next", bin("next"), ["start", "-p", String(ports.next), "-H", "127.0.0.1"]);
   const url = (port) => `http://127.0.0.1:${port}/api/v1/models`;
   const urls = {
     app: url(ports.app),
     gated: url(ports.gated),
     ungated: url(ports.ungated),
     noUsage: url(ports.noUsage),
-    next: url(ports.next),
   };
   await Promise.all([
     waitForHttp(`http://127.0.0.1:${ports.app}/healthz`, app),
     waitForHttp(urls.gated, variants),
     waitForHttp(urls.ungated, variants),
     waitForHttp(urls.noUsage, variants),
-    waitForHttp(urls.next, next),
   ]);
-  return { app, variants, next, urls };
+  return { app, variants, urls };
 }
 
 /** A plain node:http server answering the body the gate answers (the ceiling); its URL. */
@@ -204,24 +199,22 @@ async function benchTarget(label, databaseEnv) {
     const gated = { url: servers.urls.gated, authorization };
     const noUsage = { url: servers.urls.noUsage, authorization };
     const ungated = { url: servers.urls.ungated, authorization };
-    const next = { url: servers.urls.next, authorization };
     const ceiling = await startCeiling(dir, gated, running);
     const ceilingTarget = { url: ceiling.url, authorization };
 
     progress(label, "measuring at saturation");
-    for (const target of [app, gated, noUsage, ungated, next, ceilingTarget]) await saturate(target, WARM_UP_SECONDS);
+    for (const target of [app, gated, noUsage, ungated, ceilingTarget]) await saturate(target, WARM_UP_SECONDS);
     const r = {};
     [r.usageOn, r.usageOff] = await pairedSaturation(gated, noUsage, SECONDS);
     [r.gated, r.ungated] = await pairedSaturation(gated, ungated, SECONDS);
     r.app = await saturate(app, SECONDS);
-    r.next = await saturate(next, SECONDS);
     r.ceiling = await saturate(ceilingTarget, SECONDS);
     progress(label, "measuring at a fixed rate");
     r.fixed = await fixedRateRows(gated, ungated, ceilingTarget, r.gated.rps, {
       measured: [servers.variants, ceiling.process],
-      idle: [servers.app, servers.next],
+      idle: [servers.app],
     });
-    await Promise.all([servers.next, servers.variants, ceiling.process].map(stop));
+    await Promise.all([servers.variants, ceiling.process].map(stop));
 
     progress(label, `seeding ${KEYS_IN_DATABASE.toLocaleString("en")} keys, then measuring with many keys`);
     Object.assign(r, await manyKeyRows(dir, baseEnv, app, servers.app.logFile));
@@ -239,7 +232,7 @@ async function benchTarget(label, databaseEnv) {
 
 /** The last lines of each server's log, for a run that failed. */
 function logTails(dir) {
-  return ["app", "variants", "next", "ceiling"]
+  return ["app", "variants", "ceiling"]
     .map((name) => {
       try {
         const lines = readFileSync(logOf(dir, name), "utf8").trimEnd().split("\n");

@@ -31,6 +31,7 @@ function keyportAdapter(): Adapter {
   };
 }
 
+// eslint-disable-next-line no-restricted-syntax -- a memo: the options are the same on every call, built from the parsed environment.
 let cached: NextAuthOptions | undefined;
 
 export function authOptions(): NextAuthOptions {

@@ -5,7 +5,7 @@ import { db } from "../db";
 import { getEnv } from "../env";
 import { log } from "../log";
 import { queueMail } from "../mail/outbox";
-import { sendQueuedMailSoon } from "../mail/start-mail-job";
+import { runtime } from "../runtime/runtime";
 import { isTokenShaped, newToken, tokenDigest } from "../security/token";
 import { passwordHasher } from "./password";
 import { queuePasswordChangedNotice } from "./password-notice";
@@ -101,7 +101,7 @@ async function issueResetLink(email: string, ip: string, emailLimited: boolean, 
     );
   });
   log.info("auth.password_reset.requested", { user_id: user.id, ip });
-  sendQueuedMailSoon();
+  runtime().mailJob.wake();
 }
 
 export const RESET_LINK_INVALID_MESSAGE =

@@ -1,6 +1,8 @@
 import "server-only";
 import { hash, verify, type Algorithm } from "@node-rs/argon2";
 import { testHashingAllowed } from "./test-hashing";
+import { ConcurrencyLimit } from "../concurrency-limit";
+import { runtime } from "../runtime/runtime";
 
 // Algorithm.Argon2id; the package declares it as a const enum, which
 // TypeScript cannot read across modules under isolatedModules.
@@ -54,8 +56,6 @@ const TEST_DUMMY_PASSWORD_HASH =
 // so a flood of wrong guesses cannot make a real user's sign-in wait behind it.
 export const MAX_CONCURRENT = 4;
 export const MAX_WAITING = 32;
-let active = 0;
-const waiting: (() => void)[] = [];
 
 export class PasswordCheckBusy extends Error {
   override name = "PasswordCheckBusy";
@@ -69,24 +69,23 @@ export const BUSY_RETRY_AFTER_SECONDS = 2;
 
 export const BUSY_MESSAGE = "Too many sign-ins are in progress right now. Try again in a moment.";
 
-async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (active >= MAX_CONCURRENT) {
-    if (waiting.length >= MAX_WAITING) throw new PasswordCheckBusy();
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  }
-  active++;
-  try {
-    return await work();
-  } finally {
-    active--;
-    waiting.shift()?.();
-  }
+/** The process's limit on password checks (the runtime holds one: lib/runtime/create-runtime.ts). */
+export function createPasswordCheckLimit(): ConcurrencyLimit {
+  return new ConcurrencyLimit({
+    concurrent: MAX_CONCURRENT,
+    waiting: MAX_WAITING,
+    full: () => new PasswordCheckBusy(),
+  });
+}
+
+function limited<T>(work: () => Promise<T>): Promise<T> {
+  return runtime().passwordChecks.run(work);
 }
 
 // An object rather than bare functions, so tests can observe the calls.
 export const passwordHasher = {
   /** Whether a new check would be refused right now. */
-  saturated: () => active >= MAX_CONCURRENT && waiting.length >= MAX_WAITING,
+  saturated: () => runtime().passwordChecks.saturated(),
   hash: (password: string) => limited(() => hash(password, argon2Options())),
   verify: (passwordHash: string, password: string) => limited(() => verify(passwordHash, password).catch(() => false)),
 };

@@ -4,7 +4,7 @@ import { db } from "../db";
 import { getEnv } from "../env";
 import { log } from "../log";
 import { queueMail, utcHour } from "../mail/outbox";
-import { sendQueuedMailSoon } from "../mail/start-mail-job";
+import { runtime } from "../runtime/runtime";
 import { isTokenShaped, newToken, tokenDigest } from "../security/token";
 import { createAccount, tryAgainAt } from "./accounts";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
@@ -76,7 +76,7 @@ async function sendSignUpMail(email: string, passwordHash: string, ip: string, n
       data: { email },
     });
     log.info("auth.sign_up.known_address", { user_id: user.id, ip, mail: queued ? "queued" : "sent this hour" });
-    if (queued) sendQueuedMailSoon();
+    if (queued) runtime().mailJob.wake();
     return;
   }
   // Counted per address and network: someone else's sign-ups with this
@@ -115,7 +115,7 @@ async function sendSignUpMail(email: string, passwordHash: string, ip: string, n
     );
   });
   log.info("auth.sign_up.pending", { ip });
-  sendQueuedMailSoon();
+  runtime().mailJob.wake();
 }
 
 export type UsableSignUp = { ok: true; id: string; email: string } | { ok: false; error: string };

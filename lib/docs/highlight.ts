@@ -8,6 +8,7 @@ import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
 export const codeLanguages = ["bash", "javascript", "tsx", "python", "json", "text"] as const;
 export type CodeLanguage = (typeof codeLanguages)[number];
 
+// eslint-disable-next-line no-restricted-syntax -- a memo of an expensive pure object (the highlighter), also used by `next build`, which has no runtime.
 let highlighter: Promise<Highlighter> | undefined;
 
 function load(): Promise<Highlighter> {

@@ -7,6 +7,7 @@ const ID_LENGTH = 24;
 // the system's generator per 170 ids rather than one per request (the same
 // thing Node's randomUUID does with its own cache).
 const pool = new Uint8Array(ID_LENGTH * 170);
+// eslint-disable-next-line no-restricted-syntax -- a pool of random bytes, read in order: a memo of crypto.randomFillSync, no resource.
 let offset = pool.length;
 
 /** A request id for logs and error bodies: "req_" and 24 random base36 characters. */

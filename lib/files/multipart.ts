@@ -7,7 +7,8 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { FLOW_HEADER, reportConsumed } from "../http/upload-flow.mjs";
+import { FLOW_HEADER } from "../http/upload-flow";
+import { runtime } from "../runtime/runtime";
 import { ApiError } from "../public-api/api-error";
 import type { ReceivedFile } from "./received-file";
 
@@ -28,16 +29,17 @@ const tooLarge = (limit: number) =>
 const unreadable = () => new ApiError("invalid_request", { message: "The multipart body could not be read." });
 
 /**
- * Counts the bytes that pass, fails the stream past `limit`, and tells
- * server.mjs how far the body has been read, so it can hold the rest back
- * (lib/http/upload-flow.mjs).
+ * Counts the bytes that pass, fails the stream past `limit`, and tells the
+ * listener how far the body has been read, so it can hold the rest back
+ * (lib/http/upload-flow.ts).
  */
 function byteLimit(limit: number, flowToken: string | null) {
+  const flows = runtime().uploadFlows;
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
-      reportConsumed(flowToken, chunk.length);
+      flows.consumed(flowToken, chunk.length);
       callback(seen > limit ? tooLarge(limit) : null, chunk);
     },
   });

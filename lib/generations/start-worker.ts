@@ -1,16 +1,14 @@
 import "server-only";
-import { db } from "../db";
-import { getEnv } from "../env";
+import type { Db } from "../database-client";
+import type { Env } from "../env-schema";
 import { log } from "../log";
 import { GenerationWorker } from "./worker";
 
-const globalForWorker = globalThis as unknown as { keyportWorker?: GenerationWorker };
-
-/** Starts this instance's generation worker once (instrumentation.ts calls it), unless WORKER_DISABLED=1. */
-export function startGenerationWorker(): void {
-  if (getEnv().WORKER_DISABLED === "1" || globalForWorker.keyportWorker) return;
+/** Starts this instance's generation worker (server.mjs, through the runtime), unless WORKER_DISABLED=1. */
+export function startGenerationWorker(env: Env, db: Db): GenerationWorker | undefined {
+  if (env.WORKER_DISABLED === "1") return undefined;
   const worker = new GenerationWorker({ db });
-  globalForWorker.keyportWorker = worker;
   worker.start();
   log.info("generation.worker_started", { worker: worker.id });
+  return worker;
 }

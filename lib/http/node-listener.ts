@@ -7,8 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { TextReply, type ApiAnswer } from "./text-reply";
-import { ORIGINAL_METHOD_HEADER, PEER_IP_HEADER } from "./screen-request.mjs";
-import { FLOW_HEADER } from "./upload-flow.mjs";
+import { PEER_IP_HEADER } from "./screen-request.mjs";
+import { FLOW_HEADER } from "./upload-flow";
 
 export type AnswerHandler = (request: Request) => ApiAnswer | Promise<ApiAnswer>;
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>;
@@ -57,8 +57,8 @@ function write(answer: ApiAnswer, outgoing: ServerResponse): Response {
   return RESPONSE_ALREADY_SENT;
 }
 
-/** Headers only the server writes (the peer address, a carried method, an upload's pacing token). */
-const SERVER_HEADERS = [PEER_IP_HEADER, ORIGINAL_METHOD_HEADER, FLOW_HEADER];
+/** Headers only the server writes (the peer address, an upload's pacing token). */
+const SERVER_HEADERS = [PEER_IP_HEADER, FLOW_HEADER];
 
 /**
  * Makes the raw header list say what the parsed headers say for the server's

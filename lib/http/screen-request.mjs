@@ -3,19 +3,16 @@
 //
 // Next's router fails with a bare 500 (and a stack in the log) on a few
 // requests that never reach our code: a path with a malformed percent escape,
-// a TRACE, a cross-origin server action. Each is answered here, or handed on
-// in a form that reaches our code:
-// - public API (/api/v1, /api/v1beta): the gate answers, in the catalog's
-//   shape and order: a malformed path becomes one no route has (404), and a
-//   method Next cannot route is carried as OPTIONS with the real one in a
-//   header the gate reads (404 for an unknown path, 405 with Allow for a known one);
-// - anywhere else: a small 400 or 405 page, or 403 for a cross-origin action.
+// a TRACE, a cross-origin server action. Off the public API each is answered
+// here: a small 400 or 405 page, or 403 for a cross-origin action. The public
+// API (/api/v1, /api/v1beta) never goes through Next: its gate reads the
+// request as it came and answers every one of these itself, in the catalog's
+// shape and order (404 for an unknown path, 405 with Allow for a known one).
 
 export const PEER_IP_HEADER = "x-keyport-peer-ip";
-export const ORIGINAL_METHOD_HEADER = "x-keyport-method";
 
 // The methods Next's router handles; anything else (TRACE, PROPFIND, ...) fails or misleads inside it.
-export const NEXT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
+const NEXT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
 
 const PUBLIC_API = /^\/api\/v1(?:beta)?(?=\/|$)/;
 
@@ -114,15 +111,15 @@ function normalisedPath(path) {
 }
 
 /**
- * Prepares `req` for Next, or answers it. Returns null when Next should
- * handle the (possibly rewritten) request, or { status, headers, body }.
+ * Prepares `req` for Next or the gate (the peer address, dot segments
+ * resolved), or answers it. Returns null when the request goes on, or
+ * { status, headers, body }.
  * @param {ScreenedRequest} req
  * @param {{ trustProxy?: number, publicBaseUrl?: string }} [options]
  * @returns {ScreenAnswer | null}
  */
 export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://localhost:3000" } = {}) {
   req.headers[PEER_IP_HEADER] = req.socket?.remoteAddress ?? "unknown";
-  delete req.headers[ORIGINAL_METHOD_HEADER];
   // Next trusts X-Forwarded-Host in its server-action origin check: only a proxy we trust may set it.
   if (!trustProxy) delete req.headers["x-forwarded-host"];
   const hsts = publicBaseUrl.startsWith("https://")
@@ -149,22 +146,15 @@ export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://loc
   }
   const api = PUBLIC_API.exec(path);
 
-  if (!decodable(rawPath)) {
-    if (!api) return page(400, "Bad request", "This address has a malformed percent escape.", hsts);
-    req.url = `${api[0]}/%25`;
+  if (api) return null;
+  if (!decodable(rawPath)) return page(400, "Bad request", "This address has a malformed percent escape.", hsts);
+  if (!NEXT_METHODS.has(req.method ?? "GET")) {
+    return page(405, "Method not allowed", "This page does not accept that method.", {
+      Allow: "GET, HEAD, POST",
+      ...hsts,
+    });
   }
-  const method = req.method ?? "GET";
-  if (!NEXT_METHODS.has(method)) {
-    if (!api) {
-      return page(405, "Method not allowed", "This page does not accept that method.", {
-        Allow: "GET, HEAD, POST",
-        ...hsts,
-      });
-    }
-    req.headers[ORIGINAL_METHOD_HEADER] = method;
-    req.method = "OPTIONS";
-  }
-  if (req.method === "POST" && !api && crossOriginPost(req, { trustProxy, publicBaseUrl })) {
+  if (req.method === "POST" && crossOriginPost(req, { trustProxy, publicBaseUrl })) {
     return page(403, "Forbidden", "This form was sent from another site.", hsts);
   }
   return null;

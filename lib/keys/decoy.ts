@@ -90,40 +90,50 @@ export interface QueuedUse {
 const FLUSH_DELAY_MS = 500;
 const BATCH_SIZE = 200;
 const QUEUE_LIMIT = 10_000;
-const queue: QueuedUse[] = [];
-let dropped = 0;
-let timer: NodeJS.Timeout | undefined;
-let flushing = false;
 
-function schedule() {
-  if (timer) return;
-  timer = setTimeout(() => void flush(), FLUSH_DELAY_MS);
-  timer.unref();
+export interface DecoyAlerts {
+  /** Queues a use seen by the gate; the gate answers at once, as it would an unknown key. */
+  alert(key: FoundKey, use: DecoyUse): void;
 }
 
-async function flush() {
-  timer = undefined;
-  if (flushing) return schedule();
-  flushing = true;
-  try {
-    while (queue.length > 0) await recordDecoyUses(queue.splice(0, BATCH_SIZE));
-  } catch (error) {
-    log.error("key.decoy_alert_failed", { error: String((error as Error)?.message) });
-  } finally {
-    flushing = false;
-    if (dropped > 0) {
-      log.warn("key.decoy_alerts_dropped", { count: dropped });
-      dropped = 0;
+/** The instance's queue of decoy uses (the runtime holds one: lib/runtime/create-runtime.ts). */
+export function createDecoyAlerts(): DecoyAlerts {
+  const queue: QueuedUse[] = [];
+  let dropped = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let flushing = false;
+
+  function schedule() {
+    if (timer) return;
+    timer = setTimeout(() => void flush(), FLUSH_DELAY_MS);
+    timer.unref();
+  }
+
+  async function flush() {
+    timer = undefined;
+    if (flushing) return schedule();
+    flushing = true;
+    try {
+      while (queue.length > 0) await recordDecoyUses(queue.splice(0, BATCH_SIZE));
+    } catch (error) {
+      log.error("key.decoy_alert_failed", { error: String((error as Error)?.message) });
+    } finally {
+      flushing = false;
+      if (dropped > 0) {
+        log.warn("key.decoy_alerts_dropped", { count: dropped });
+        dropped = 0;
+      }
     }
   }
-}
 
-/** Queues a use seen by the gate; the gate answers at once, as it would an unknown key. */
-export function alertDecoyUse(key: FoundKey, use: DecoyUse): void {
-  if (queue.length >= QUEUE_LIMIT) {
-    dropped += 1;
-    return;
-  }
-  queue.push({ key, use, at: new Date() });
-  schedule();
+  return {
+    alert(key, use) {
+      if (queue.length >= QUEUE_LIMIT) {
+        dropped += 1;
+        return;
+      }
+      queue.push({ key, use, at: new Date() });
+      schedule();
+    },
+  };
 }

@@ -105,6 +105,7 @@ export function parseStoredAllowlist(stored: string | null): string[] | null {
   return stored ? stored.split(" ").filter(Boolean) : null;
 }
 
+// eslint-disable-next-line no-restricted-syntax -- a bounded memo of a pure parse.
 const rangeCache = new Map<string, [Address, number][]>();
 
 /** The gate parses each distinct stored list once per process; the cache is small and bounded. */

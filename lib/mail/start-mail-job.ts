@@ -1,16 +1,24 @@
 import "server-only";
-import { getEnv } from "../env";
+import type { Env } from "../env-schema";
 import { log } from "../log";
 import { runMailJob } from "./mail-job";
 
-// On globalThis: instrumentation.ts and the server actions that queue mail are
-// separate bundles with their own module instances, but one process.
-const globalForMail = globalThis as unknown as { keyportMailJob?: NodeJS.Timeout; keyportMailTick?: () => void };
+export interface MailJob {
+  /** Starts sending on an interval, unless MAIL_DISABLED=1; a second call does nothing. */
+  start(): void;
+  /**
+   * Runs the job now, after a message someone is waiting for (a sign-up or
+   * reset link) was queued and committed, instead of at the next interval.
+   * Does nothing where the job is off; the interval still covers a wake-up
+   * that is lost.
+   */
+  wake(): void;
+  stop(): void;
+}
 
-/** Starts this instance's mail job once (instrumentation.ts calls it), unless MAIL_DISABLED=1. */
-export function startMailJob(): void {
-  const env = getEnv();
-  if (env.MAIL_DISABLED === "1" || globalForMail.keyportMailJob) return;
+/** This instance's mail job; the runtime makes one (lib/runtime/create-runtime.ts) and server.mjs starts it. */
+export function createMailJob(env: Env): MailJob {
+  let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
   const tick = async () => {
@@ -32,19 +40,20 @@ export function startMailJob(): void {
       running = false;
     }
   };
-  globalForMail.keyportMailTick = () => void tick();
-  globalForMail.keyportMailJob = setInterval(tick, env.MAIL_INTERVAL_SECONDS * 1000);
-  globalForMail.keyportMailJob.unref();
-  void tick();
-  log.info("mail.job_started", { interval_seconds: env.MAIL_INTERVAL_SECONDS, smtp: Boolean(env.SMTP_URL) });
-}
-
-/**
- * Runs this instance's mail job now, after a message someone is waiting for
- * (a sign-up or reset link) was queued and committed, instead of at the next
- * interval. Does nothing where the job is off; the interval still covers a
- * wake-up that is lost.
- */
-export function sendQueuedMailSoon(): void {
-  globalForMail.keyportMailTick?.();
+  return {
+    start() {
+      if (env.MAIL_DISABLED === "1" || timer) return;
+      timer = setInterval(() => void tick(), env.MAIL_INTERVAL_SECONDS * 1000);
+      timer.unref();
+      void tick();
+      log.info("mail.job_started", { interval_seconds: env.MAIL_INTERVAL_SECONDS, smtp: Boolean(env.SMTP_URL) });
+    },
+    wake() {
+      if (timer) void tick();
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getEnv } from "../env";
 import { log } from "../log";
+import { runtime } from "../runtime/runtime";
 
 // Where a message goes: the SMTP server in SMTP_URL, or, with none (the
 // embedded default), a development outbox: each message is written to
@@ -21,20 +22,20 @@ export interface OutgoingMail {
   link?: string | undefined;
 }
 
-const globalForMail = globalThis as unknown as { keyportSmtp?: { url: string; transporter: Transporter } };
-
-function smtpTransport(url: string): Transporter {
-  if (globalForMail.keyportSmtp?.url !== url) {
-    globalForMail.keyportSmtp = { url, transporter: nodemailer.createTransport(url) };
-  }
-  return globalForMail.keyportSmtp.transporter;
+/** The SMTP transport for a URL, made once per URL: the runtime holds one (lib/runtime/create-runtime.ts). */
+export function smtpTransports(): (url: string) => Transporter {
+  let held: { url: string; transporter: Transporter } | undefined;
+  return (url) => {
+    if (held?.url !== url) held = { url, transporter: nodemailer.createTransport(url) };
+    return held.transporter;
+  };
 }
 
 export async function deliver(mail: OutgoingMail): Promise<void> {
   const env = getEnv();
   const message = { from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text };
   if (env.SMTP_URL) {
-    await smtpTransport(env.SMTP_URL).sendMail(message);
+    await runtime().smtpTransport(env.SMTP_URL).sendMail(message);
     return;
   }
   const rendered = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);

@@ -4,8 +4,6 @@ import { getEnv } from "../env";
 import { log } from "../log";
 import { pruneOnce } from "./prune";
 
-const globalForMaintenance = globalThis as unknown as { keyportMaintenance?: NodeJS.Timeout };
-
 /** One pruning run with the configured retention, logged; a failure is logged and tried again next time. */
 export async function runMaintenance(now = new Date()) {
   const env = getEnv();
@@ -27,13 +25,17 @@ export async function runMaintenance(now = new Date()) {
   }
 }
 
+export interface Maintenance {
+  stop(): void;
+}
+
 /**
- * Prunes on a schedule in this instance (instrumentation.ts starts it with
- * the generation worker, and WORKER_DISABLED=1 turns both off). The timer
- * does not keep the process alive.
+ * Prunes on a schedule in this instance (server.mjs starts it through the
+ * runtime, with the generation worker, and WORKER_DISABLED=1 turns both off).
+ * The timer does not keep the process alive.
  */
-export function startMaintenance(intervalMs = getEnv().MAINTENANCE_INTERVAL_SECONDS * 1000): void {
-  if (getEnv().WORKER_DISABLED === "1" || globalForMaintenance.keyportMaintenance) return;
+export function startMaintenance(intervalMs = getEnv().MAINTENANCE_INTERVAL_SECONDS * 1000): Maintenance | undefined {
+  if (getEnv().WORKER_DISABLED === "1") return undefined;
   let running = false;
   const tick = async () => {
     if (running) return;
@@ -41,12 +43,8 @@ export function startMaintenance(intervalMs = getEnv().MAINTENANCE_INTERVAL_SECO
     await runMaintenance();
     running = false;
   };
-  globalForMaintenance.keyportMaintenance = setInterval(() => void tick(), intervalMs);
-  globalForMaintenance.keyportMaintenance.unref();
+  const timer = setInterval(() => void tick(), intervalMs);
+  timer.unref();
   void tick();
-}
-
-export function stopMaintenance(): void {
-  clearInterval(globalForMaintenance.keyportMaintenance);
-  globalForMaintenance.keyportMaintenance = undefined;
+  return { stop: () => clearInterval(timer) };
 }

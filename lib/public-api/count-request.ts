@@ -1,7 +1,5 @@
 import "server-only";
-import { dbProvider } from "../db";
 import { getEnv } from "../env";
-import { gatePool } from "../gate-pool";
 import { rateLimits } from "../env-schema";
 import type { VerifiedKey } from "../keys/verify";
 import { log } from "../log";
@@ -11,36 +9,15 @@ import {
   accountBucket,
   checkRateLimitPair,
   keyBucket,
-  MemoryRateLimitStore,
   tighter,
   type RateLimitResult,
   type RateLimitStore,
 } from "./rate-limit";
-import { PostgresRateLimitStore, RedisRateLimitStore } from "./rate-limit-stores";
 
 // Steps 11 and 12 of the gate's order: the key's own limit, then the
 // account-wide limit over all of the account's keys of that environment.
 
 export type CountedRate = RateLimitResult & { scope: "key" | "account" };
-
-const globalForGate = globalThis as unknown as { keyportRateLimitStore?: RateLimitStore };
-
-/**
- * Where the rate-limit counters live: Redis when REDIS_URL is set, PostgreSQL
- * when the database is, so every instance counts the same requests; in
- * process only on the SQLite default (one instance).
- */
-export function rateLimitStore(): RateLimitStore {
-  if (!globalForGate.keyportRateLimitStore) {
-    const env = getEnv();
-    globalForGate.keyportRateLimitStore = env.REDIS_URL
-      ? new RedisRateLimitStore(env.REDIS_URL)
-      : dbProvider() === "postgres"
-        ? new PostgresRateLimitStore(gatePool())
-        : new MemoryRateLimitStore();
-  }
-  return globalForGate.keyportRateLimitStore;
-}
 
 /**
  * The key's own limit. A user's can only be tighter than the environment's,
@@ -60,10 +37,7 @@ export function keyRateLimit(key: Pick<VerifiedKey, "restrictions" | "rateLimitB
  * tighter one, for the RateLimit-* headers. A store outage is 503, or a logged
  * pass-through with RATE_LIMIT_FAIL_OPEN=1.
  */
-export function countRequest(
-  key: VerifiedKey,
-  store: RateLimitStore = rateLimitStore(),
-): MaybePromise<CountedRate | undefined> {
+export function countRequest(key: VerifiedKey, store: RateLimitStore): MaybePromise<CountedRate | undefined> {
   const limits = rateLimits(getEnv(), key.environment);
   let counted: ReturnType<typeof checkRateLimitPair>;
   try {

@@ -3,9 +3,8 @@ import { clientIp } from "../auth/client-ip";
 import { getEnv } from "../env";
 import { errorReply } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
-import { NEXT_METHODS, ORIGINAL_METHOD_HEADER } from "../http/screen-request.mjs";
 import { TextReply, toResponse, type ApiAnswer } from "../http/text-reply";
-import { alertDecoyUse } from "../keys/decoy";
+import type { DecoyAlerts } from "../keys/decoy";
 import { ipAllowed } from "../keys/ip-allowlist";
 import type { KeyLookup } from "../keys/key-cache";
 import { UNRESTRICTED } from "../keys/restrictions";
@@ -34,7 +33,8 @@ import { allows } from "./scopes";
 import { withFields } from "../with-fields";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
-// handlePublicRequest. The checks run in one fixed order (the README's table)
+// the gate createGate builds (server.mjs serves it with publicApiListener,
+// lib/public-api/server-entry.ts). The checks run in one fixed order (the README's table)
 // and the first failure answers:
 //   1. unknown path 404            8. revoked or expired key 401
 //   2. wrong method 405            9. IP allowlist 403 ip_not_allowed
@@ -74,23 +74,23 @@ function allowHeader(routes: PublicRoute[]): string {
 }
 
 /** Steps 4 to 8: the key, at once when this instance's cache could tell without the database. */
-function verify(request: Request, trace: Trace, keys: KeyLookup): MaybePromise<VerifiedKey> {
+function verify(request: Request, trace: Trace, services: GateServices): MaybePromise<VerifiedKey> {
   const secret = presentedKey(request.headers);
   let verification: MaybePromise<Verification>;
   try {
-    verification = verifyApiKey(secret, new Date(), keys);
+    verification = verifyApiKey(secret, new Date(), services.keys);
   } catch (error) {
     throw lookupFailed(error);
   }
   if (verification instanceof Promise) {
     return verification.then(
-      (answer) => verdict(request, trace, answer),
+      (answer) => verdict(request, trace, answer, services.decoys),
       (error: unknown) => {
         throw lookupFailed(error);
       },
     );
   }
-  return verdict(request, trace, verification);
+  return verdict(request, trace, verification, services.decoys);
 }
 
 /** The database (or the store behind it) could not answer: never the cache's word instead. */
@@ -99,7 +99,7 @@ function lookupFailed(error: unknown): ApiError {
   return new ApiError("service_unavailable");
 }
 
-function verdict(request: Request, trace: Trace, verification: Verification): VerifiedKey {
+function verdict(request: Request, trace: Trace, verification: Verification, decoys: DecoyAlerts): VerifiedKey {
   if (verification.ok) {
     trace.found = verification.key;
     trace.keyCached = verification.cached;
@@ -108,7 +108,7 @@ function verdict(request: Request, trace: Trace, verification: Verification): Ve
   if (verification.reason === "decoy") {
     // Step 7: exactly the unknown-key answer, with nothing recorded as usage;
     // the alert is written after this answer, off the request path.
-    alertDecoyUse(verification.key, {
+    decoys.alert(verification.key, {
       ip: requestIp(request, trace),
       userAgent: cleanUserAgent(request.headers.get("user-agent")),
       route: trace.route?.name ?? "unknown route",
@@ -155,22 +155,11 @@ function readBody(request: Request, route: PublicRoute): MaybePromise<unknown> {
   });
 }
 
-/**
- * The request's method. server.mjs carries a method Next cannot route (TRACE,
- * ...) as OPTIONS and names it in a header (lib/http/screen-request.mjs); a
- * client-sent header of that name is removed there, and honoured here only
- * in that one shape, so it can never turn one routable method into another.
- */
-export function requestMethod(request: Request): string {
-  const carried = request.headers.get(ORIGINAL_METHOD_HEADER);
-  return request.method === "OPTIONS" && carried && !NEXT_METHODS.has(carried) ? carried : request.method;
-}
-
 /** Steps 1 and 2: the route this path and method name. */
 function matchRoute(request: Request, url: URL): RegisteredRoute {
   const routes = routesForPath(url.pathname);
   if (routes.length === 0) throw new ApiError("not_found", { message: "There is no public API route at this path." });
-  const method = request.method === "HEAD" ? "GET" : requestMethod(request);
+  const method = request.method === "HEAD" ? "GET" : request.method;
   const route = routes.find((candidate) => candidate.method === method);
   if (!route) {
     throw new ApiError("method_not_allowed", {
@@ -186,7 +175,7 @@ function pipeline(request: Request, url: URL, trace: Trace, services: GateServic
   const route = matchRoute(request, url);
   trace.route = route;
   refuseKeyInUrl(url);
-  return andThen(verify(request, trace, services.keys), (key) => {
+  return andThen(verify(request, trace, services), (key) => {
     trace.key = key;
     refuseOutsideAllowlist(key, requestIp(request, trace));
     refuseWithoutScope(key, route);
@@ -260,13 +249,15 @@ export interface GateServices {
   rateLimits: RateLimitStore;
   /** Where each request that found a key is recorded; it never blocks or fails the request. */
   usage: UsageSink;
+  /** Where a decoy key's use is alerted, off the request path (lib/keys/decoy.ts). */
+  decoys: DecoyAlerts;
 }
 
 /**
  * A gate: a request in, its answer out. A TextReply (most answers) is written
  * to the socket as it is by lib/http/node-listener.ts; `asFetchHandler` turns
  * a gate into one that answers with standard Responses, for callers in this
- * process (tests, Next's route files).
+ * process (tests).
  */
 export type GateHandler = (request: Request) => MaybePromise<ApiAnswer>;
 export type PublicApiHandler = (request: Request) => Promise<Response>;
@@ -330,6 +321,7 @@ function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: n
   }
 }
 
+// eslint-disable-next-line no-restricted-syntax -- a memo of the headers for the current PUBLIC_BASE_URL.
 let common: { baseUrl: string; headers: string[] } | undefined;
 
 /** The headers every answer carries, in writeHead's shape; HSTS only on an https deployment. */
@@ -402,7 +394,7 @@ function finish(request: Request, trace: Trace, answer: ApiAnswer, usage: UsageS
     key_id: trace.key?.publicId,
     key_cache: trace.keyCached === undefined ? undefined : trace.keyCached ? "hit" : "miss",
     route: trace.route?.name ?? null,
-    method: requestMethod(request),
+    method: request.method,
     status: result.status,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,
   });

@@ -2,7 +2,8 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import type pg from "pg";
-import { windowEnd, type CounterPair, type PairCounts, type RateLimitStore } from "./rate-limit";
+import type { Provider } from "../db-target";
+import { MemoryRateLimitStore, windowEnd, type CounterPair, type PairCounts, type RateLimitStore } from "./rate-limit";
 
 /**
  * Counters in PostgreSQL: one row per counter and window, both of a request's
@@ -149,4 +150,18 @@ export class RedisRateLimitStore implements RateLimitStore {
   async close() {
     this.redis.disconnect();
   }
+}
+
+/**
+ * Where the rate-limit counters live: Redis when REDIS_URL is set, PostgreSQL
+ * when the database is, so every instance counts the same requests; in
+ * process only on the SQLite default (one instance).
+ */
+export function createRateLimitStore(options: {
+  redisUrl: string | undefined;
+  provider: Provider;
+  gatePool: () => pg.Pool;
+}): RateLimitStore {
+  if (options.redisUrl) return new RedisRateLimitStore(options.redisUrl);
+  return options.provider === "postgres" ? new PostgresRateLimitStore(options.gatePool()) : new MemoryRateLimitStore();
 }

@@ -248,6 +248,8 @@ const compiledByPath = new Map<string, (typeof compiled)[number]>(compiled.map((
 
 /** The routes whose path shape matches a concrete path (any method). */
 export function routesForPath(pathname: string): RegisteredRoute[] {
+  // A path with a malformed percent escape names no resource: 404, whatever follows.
+  if (pathname.includes("%") && !decodable(pathname)) return [];
   return compiled.filter(({ pattern }) => pattern.test(pathname)).map(({ route }) => route);
 }
 
@@ -256,6 +258,15 @@ export function pathParams(route: PublicRoute, pathname: string): Record<string,
   const { pattern, names } = compiledByPath.get(route.path) ?? { pattern: pathPattern(route.path), names: [] };
   const values = pattern.exec(pathname)?.slice(1) ?? [];
   return Object.fromEntries(names.map((name, i) => [name, safeDecode(values[i] ?? "")]));
+}
+
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A malformed escape (%E0) stays as sent: the lookup then finds nothing, rather than failing. */

@@ -1,14 +1,16 @@
 // The entry of the public API's bundle (scripts/build-gate.mjs builds it into
-// dist/public-api.mjs): what server.mjs serves under /api/v1 and /api/v1beta,
-// and the parts the benchmark assembles its variants from.
+// dist/public-api.mjs): the runtime server.mjs creates, what it serves under
+// /api/v1 and /api/v1beta, and the parts the benchmark assembles its variants from.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
 import { getEnv } from "../env";
 import { nodeListener } from "../http/node-listener";
 import { log } from "../log";
 import { API_SECURITY_HEADERS } from "../security/api-headers";
-import { answerPublicRequest } from "./app-gate";
-import type { GateHandler } from "./gate";
+import type { Runtime } from "../runtime/create-runtime";
+import { gateServices } from "./app-gate";
+import { createGate, type GateHandler } from "./gate";
 
 /** The deployment's origin for doc_url; read without throwing, since this answers when something already failed. */
 function baseUrl(): string {
@@ -35,12 +37,24 @@ export function unansweredRequest({ malformed, error }: { malformed: boolean; er
   return errorResponse("internal_error", options);
 }
 
-/** The app's public API (or a gate a test or the benchmark built) as a Node request listener. */
-export function publicApiListener(handle: GateHandler = answerPublicRequest) {
-  return nodeListener(handle, unansweredRequest);
+/**
+ * The public API as a Node request listener: the app's gate on `runtime`, or
+ * a gate a test or the benchmark built. Upload bodies are paced to the
+ * handler (lib/http/upload-flow.ts).
+ */
+export function publicApiListener(runtime: Runtime, handle: GateHandler = createGate(gateServices(runtime))) {
+  const listener = nodeListener(handle, unansweredRequest);
+  const flows = runtime.uploadFlows;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    flows.pace(req, res);
+    return listener(req, res);
+  };
 }
 
-// What the benchmark (scripts/bench) builds its variants from; server.mjs uses publicApiListener only.
-export { appGateServices } from "./app-gate";
+// What server.mjs builds the process from, and the benchmark its variants.
+export { checkEnvironmentOrExit } from "../startup-check";
+export { createRuntime } from "../runtime/create-runtime";
+export { publishRuntime } from "../runtime/runtime";
+export { gateServices } from "./app-gate";
 export { createGate, createUngatedBaseline } from "./gate";
 export { DISCARD_USAGE } from "../usage/event";

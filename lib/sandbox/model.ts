@@ -30,6 +30,7 @@ export function sandboxReply(model: string, prompt: string, maxTokens?: number):
   };
 }
 
+// eslint-disable-next-line no-restricted-syntax -- a count the tests read (streams are not buffered); no resource.
 let produced = 0;
 
 /** How many tokens the sandbox has produced in this process: lets tests see that streams are not buffered. */

@@ -8,6 +8,7 @@ import { parsePublicKeys } from "./public-keys";
 // Github-Public-Key-Signature carries the DER signature in base64. The body is
 // checked exactly as it arrived, never re-serialised.
 
+// eslint-disable-next-line no-restricted-syntax -- a memo of the parsed keys for the configured document.
 let cached: { document: string; keys: Map<string, KeyObject> } | undefined;
 
 function configuredKeys(): Map<string, KeyObject> {

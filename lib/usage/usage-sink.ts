@@ -1,7 +1,6 @@
 import "server-only";
+import type pg from "pg";
 import { databaseTarget, sqliteFile } from "../db-target";
-import { getEnv } from "../env";
-import { gatePool } from "../gate-pool";
 import { log } from "../log";
 import { withFields } from "../with-fields";
 import { UsageBuffer } from "./buffer";
@@ -9,20 +8,14 @@ import { requestsIn, type UsageEvent } from "./event";
 import { sqliteUsageWriter } from "./sqlite-usage-writer";
 import { postgresUsageWriter } from "./postgres-usage-writer";
 
-// The process's one usage buffer, kept on globalThis (one per instance, also
-// across development reloads), flushed by server.mjs before it exits. On
+// The process's one usage buffer, which the runtime holds
+// (lib/runtime/create-runtime.ts) and flushes when server.mjs stops it. On
 // SQLite its batches are written by a worker thread, off the request thread
 // (lib/usage/sqlite-usage-writer.ts); on PostgreSQL, whose driver is
 // asynchronous, through the gate's pool without the ORM
 // (lib/usage/postgres-usage-writer.ts).
 
 const WARN_EVERY_MS = 10_000;
-
-const globalForUsage = globalThis as unknown as {
-  keyportUsage?: UsageBuffer;
-  keyportUsageWriter?: UsageWriter;
-  keyportBeforeExit?: (() => Promise<void>)[];
-};
 
 function dropWarner() {
   let lastWarned = 0;
@@ -89,25 +82,16 @@ export async function closeUsage(
   else log.info("usage.closed", { ...buffer.snapshot() });
 }
 
-/** The process's writer for usage batches (one per process, on globalThis like the buffer). */
-export function appUsageWriter(): UsageWriter {
-  if (!globalForUsage.keyportUsageWriter) {
-    const root = process.cwd();
-    const target = databaseTarget(getEnv().DATABASE_URL, root);
-    globalForUsage.keyportUsageWriter =
-      target.provider === "postgres"
-        ? postgresUsageWriter(gatePool())
-        : sqliteUsageWriter(sqliteFile(target.url, root));
-  }
-  return globalForUsage.keyportUsageWriter;
+/** The writer for usage batches on DATABASE_URL's database: the SQLite worker thread, or the gate's pool. */
+export function createUsageWriter(databaseUrl: string, gatePool: () => pg.Pool): UsageWriter {
+  const root = process.cwd();
+  const target = databaseTarget(databaseUrl, root);
+  return target.provider === "postgres"
+    ? postgresUsageWriter(gatePool())
+    : sqliteUsageWriter(sqliteFile(target.url, root));
 }
 
-export function usageBuffer(): UsageBuffer {
-  if (!globalForUsage.keyportUsage) {
-    const writer = appUsageWriter();
-    const buffer = new UsageBuffer({ write: loggedWrites(writer), onDrop: dropWarner() });
-    globalForUsage.keyportUsage = buffer;
-    (globalForUsage.keyportBeforeExit ??= []).push(() => closeUsage(buffer, writer));
-  }
-  return globalForUsage.keyportUsage;
+/** A buffer that writes through `writer`, logging failed batches and (at most every 10 s) dropped events. */
+export function createUsageBuffer(writer: UsageWriter): UsageBuffer {
+  return new UsageBuffer({ write: loggedWrites(writer), onDrop: dropWarner() });
 }

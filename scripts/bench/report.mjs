@@ -44,7 +44,6 @@ export function report(label, r, { seconds }) {
     row("new path, gated (usage on)  [pair 2]", r.gated),
     row("new path, ungated baseline  [pair 2]", r.ungated),
     row("production server (server.mjs), gated", r.app),
-    row("old path through Next, gated", r.next),
     row("ceiling (plain node:http)", r.ceiling),
     row("gated, 1 key, 1M keys in db  [pair 3]", r.oneKey),
     row("gated, 150k keys cycled      [pair 3]", r.manyKeys),
@@ -64,7 +63,6 @@ export function report(label, r, { seconds }) {
   // Both pairs measured the production server for the same time: its throughput over all four halves.
   const gated = r.app.rps;
   console.log(`Ratios (gated: the production server, ${round(gated)} rps):`);
-  ratio("new gated / old gated through Next", gated / r.next.rps, atLeast(5));
   ratio("gated / ceiling", gated / r.ceiling.rps, atLeast(0.25));
   ratio("gated / ungated on the new path [pair 2]", r.gated.rps / r.ungated.rps, atLeast(0.9));
   ratio(

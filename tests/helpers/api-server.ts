@@ -5,11 +5,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { screenRequest } from "@/lib/http/screen-request.mjs";
 import { publicApiListener } from "@/lib/public-api/server-entry";
+import { runtime } from "@/lib/runtime/runtime";
 
 export async function startApiServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-  const listener = publicApiListener();
+  const listener = publicApiListener(runtime());
   const server: Server = createServer((req, res) => {
-    // What server.mjs does first: odd methods carried, malformed targets answered.
+    // What server.mjs does first: the peer address set, malformed targets answered.
     const screened = screenRequest(req, {});
     if (screened) {
       res.writeHead(screened.status, screened.headers);

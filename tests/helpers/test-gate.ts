@@ -1,9 +1,9 @@
 // Gates for tests, built from the same factory as the app's (lib/public-api/app-gate.ts)
-// with the stores a test needs; by default the app's own, without usage.
+// with the stores a test needs; by default the runtime's own, without usage.
 import { db } from "@/lib/db";
+import { runtime } from "@/lib/runtime/runtime";
 import { cachedKeyLookup, uncachedKeyLookup } from "@/lib/keys/key-cache";
 import { databaseKeyStore } from "@/lib/keys/key-store";
-import { rateLimitStore } from "@/lib/public-api/count-request";
 import { asFetchHandler, createGate, type GateServices } from "@/lib/public-api/gate";
 import { DISCARD_USAGE } from "@/lib/usage/event";
 
@@ -11,8 +11,9 @@ export function testGate(services: Partial<GateServices> = {}) {
   return asFetchHandler(
     createGate({
       keys: uncachedKeyLookup(databaseKeyStore(db)),
-      rateLimits: rateLimitStore(),
+      rateLimits: runtime().rateLimits,
       usage: DISCARD_USAGE,
+      decoys: runtime().decoyAlerts,
       ...services,
     }),
   );

@@ -1,23 +1,20 @@
 // With the database unreachable, a well-formed key cannot be checked: the
 // gate answers 503 service_unavailable in the catalog's shape, and a
 // malformed key is still refused without any database access.
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { getEnv } from "@/lib/env";
 import { generateApiKey } from "@/lib/keys/format";
-
-const workingUrl = process.env.DATABASE_URL;
-
-afterAll(() => {
-  process.env.DATABASE_URL = workingUrl;
-  delete (globalThis as { keyportDb?: unknown }).keyportDb;
-});
+import { gateServices } from "@/lib/public-api/app-gate";
+import { asFetchHandler, createGate } from "@/lib/public-api/gate";
+import { createRuntime } from "@/lib/runtime/create-runtime";
+import { DISCARD_USAGE } from "@/lib/usage/event";
 
 describe("the gate while the database is down", () => {
   it("answers 503 for a key it cannot look up, and still 401 for a malformed one", async () => {
-    process.env.DATABASE_URL = "postgresql://keyport@127.0.0.1:1/keyport";
-    delete (globalThis as { keyportDb?: unknown }).keyportDb;
-    vi.resetModules();
+    // A runtime of its own, on a database nothing answers for (port 1 refuses the connection).
+    const unreachable = createRuntime({ ...getEnv(), DATABASE_URL: "postgresql://keyport@127.0.0.1:1/keyport" });
+    const handlePublicRequest = asFetchHandler(createGate({ ...gateServices(unreachable), usage: DISCARD_USAGE }));
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const { handlePublicRequest } = await import("@/lib/public-api/app-gate");
 
     const down = await handlePublicRequest(
       new Request("http://localhost/api/v1/models", { headers: { authorization: `Bearer ${generateApiKey("dev")}` } }),

@@ -1,21 +1,11 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-
-async function loadHealthz() {
-  vi.resetModules();
-  delete (globalThis as { keyportDb?: unknown }).keyportDb;
-  return import("@/app/healthz/route");
-}
-
-const workingUrl = process.env.DATABASE_URL;
-
-afterEach(() => {
-  process.env.DATABASE_URL = workingUrl;
-  delete (globalThis as { keyportDb?: unknown }).keyportDb;
-});
+import { describe, expect, it, vi } from "vitest";
+import { GET } from "@/app/healthz/route";
+import { getEnv } from "@/lib/env";
+import { databaseHealth } from "@/lib/health";
+import { createRuntime } from "@/lib/runtime/create-runtime";
 
 describe("GET /healthz", () => {
   it("answers 200 ok while the database answers", async () => {
-    const { GET } = await loadHealthz();
     const response = await GET();
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
@@ -24,10 +14,9 @@ describe("GET /healthz", () => {
 
   it("answers 503 with a JSON body, not a crash, while the database is unreachable", async () => {
     // Nothing listens on port 1 of this machine: the connection is refused.
-    process.env.DATABASE_URL = "postgresql://keyport@127.0.0.1:1/keyport";
+    const down = createRuntime({ ...getEnv(), DATABASE_URL: "postgresql://keyport@127.0.0.1:1/keyport" });
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const { GET } = await loadHealthz();
-    const response = await GET();
+    const response = await databaseHealth(down.db);
     expect(response.status).toBe(503);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
     expect(response.headers.get("cache-control")).toBe("no-store");

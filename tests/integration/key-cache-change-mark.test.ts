@@ -20,7 +20,7 @@ import type { KeyStore } from "@/lib/keys/key-store";
 import { createKey, revokeKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { walChangeMark } from "@/lib/keys/wal-change-mark";
-import { appKeyStore } from "@/lib/public-api/app-gate";
+import { runtime } from "@/lib/runtime/runtime";
 import { createGate } from "@/lib/public-api/gate";
 import { MemoryRateLimitStore } from "@/lib/public-api/rate-limit";
 import { DISCARD_USAGE } from "@/lib/usage/event";
@@ -35,7 +35,7 @@ async function newKey() {
 
 /** The app's key store, counting the version reads it answers. */
 function countingStore() {
-  const store = appKeyStore();
+  const store = runtime().keyStore;
   const counts = { versionReads: 0 };
   const counting: KeyStore = {
     ...store,
@@ -90,7 +90,7 @@ if (dbProvider() === "sqlite") {
 
     it("sees a revocation and an edit from the ORM's connection on the very next verification", async () => {
       const { actor, publicId, secret } = await newKey();
-      const lookup = cachedKeyLookup(appKeyStore());
+      const lookup = cachedKeyLookup(runtime().keyStore);
       await verifyApiKey(secret, new Date(), lookup);
       expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
       expect(lookup.stats.unchanged).toBe(1);
@@ -106,9 +106,10 @@ if (dbProvider() === "sqlite") {
     it("lets the gate answer at once, with no promise, and still refuse a key revoked a moment before", async () => {
       const { actor, publicId, secret } = await newKey();
       const gate = createGate({
-        keys: cachedKeyLookup(appKeyStore()),
+        keys: cachedKeyLookup(runtime().keyStore),
         rateLimits: new MemoryRateLimitStore(),
         usage: DISCARD_USAGE,
+        decoys: runtime().decoyAlerts,
       });
       const request = () =>
         new Request("http://localhost/api/v1/models", {
@@ -130,7 +131,7 @@ if (dbProvider() === "sqlite") {
 
     it("sees a revocation written by plain SQL from another connection on the very next verification", async () => {
       const { publicId, secret } = await newKey();
-      const lookup = cachedKeyLookup(appKeyStore());
+      const lookup = cachedKeyLookup(runtime().keyStore);
       await verifyApiKey(secret, new Date(), lookup);
       expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
       const other = new Database(sqliteFile(databaseTarget(process.env.DATABASE_URL, projectRoot).url, projectRoot));
@@ -145,7 +146,7 @@ if (dbProvider() === "sqlite") {
 
     it("sees a revocation by the operator CLI, in its own process, on the very next verification", async () => {
       const { publicId, secret } = await newKey();
-      const lookup = cachedKeyLookup(appKeyStore());
+      const lookup = cachedKeyLookup(runtime().keyStore);
       await verifyApiKey(secret, new Date(), lookup);
       expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
       const unchangedBefore = lookup.stats.unchanged;

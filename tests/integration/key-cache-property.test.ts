@@ -12,7 +12,7 @@ import { cachedKeyLookup } from "@/lib/keys/key-cache";
 import type { KeyStore } from "@/lib/keys/key-store";
 import { createKey, revokeKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
-import { appKeyStore } from "@/lib/public-api/app-gate";
+import { runtime } from "@/lib/runtime/runtime";
 import { propertyRuns } from "../helpers/property-runs";
 
 // 60 cases in CI; a tenth on a developer's machine (tests/helpers/property-runs.ts).
@@ -45,7 +45,7 @@ const operation = fc.oneof(
 );
 
 it("no verification that starts after a change has returned sees the key as it was", async () => {
-  const store = appKeyStore();
+  const store = runtime().keyStore;
   let confirmedByMark = 0;
   await fc.assert(
     fc.asyncProperty(fc.scheduler(), fc.array(operation, { minLength: 1, maxLength: 16 }), async (scheduler, ops) => {

@@ -9,7 +9,7 @@ import { createSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
 import { hourOf } from "@/lib/usage/event";
 import { filesRoot } from "@/lib/files/store";
-import { runMaintenance, startMaintenance, stopMaintenance } from "@/lib/maintenance/start-maintenance";
+import { runMaintenance, startMaintenance, type Maintenance } from "@/lib/maintenance/start-maintenance";
 
 vi.hoisted(() => {
   process.env.FILES_RETENTION_DAYS = "30";
@@ -19,7 +19,8 @@ vi.hoisted(() => {
 const DAY = 24 * 60 * 60 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);
 
-afterAll(() => stopMaintenance());
+let scheduled: Maintenance | undefined;
+afterAll(() => scheduled?.stop());
 
 async function seed() {
   const email = `prune-${Date.now()}-${Math.random()}@example.com`;
@@ -207,7 +208,7 @@ describe("pruning", () => {
 
   it("runs on its own on the worker's schedule", async () => {
     const seeded = await seed();
-    startMaintenance(100);
+    scheduled = startMaintenance(100);
     await vi.waitFor(async () => expect(await exists(seeded)).toEqual(AFTER), { timeout: 10_000, interval: 100 });
   });
 });

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { flushLog } from "@/lib/log";
 import { createAccount } from "@/lib/auth/accounts";
 import { createKey, rotateKey } from "@/lib/keys/lifecycle";
-import { usageBuffer } from "@/lib/usage/usage-sink";
+import { runtime } from "@/lib/runtime/runtime";
 import { callApi, makeKeyFixtures, publicRoutes } from "../helpers/api-fixtures";
 
 vi.hoisted(() => {
@@ -102,7 +102,7 @@ describe("last use", () => {
     const call = () => callApi(listModels, { headers: { Authorization: `Bearer ${keys.validProd}` } });
     // The usage flush writes the last use (lib/usage/usage-sink.ts): flushed before each read.
     const lastUsedAt = async () => {
-      await usageBuffer().flush();
+      await runtime().usage.flush();
       return (await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
     };
     // The clock moves; the key stays in this instance's cache throughout (its version never changes).

@@ -9,7 +9,7 @@ import { cachedKeyLookup } from "@/lib/keys/key-cache";
 import { createKey } from "@/lib/keys/lifecycle";
 import { tokenHash } from "@/lib/keys/leak-reports";
 import { verifyApiKey } from "@/lib/keys/verify";
-import { appKeyStore } from "@/lib/public-api/app-gate";
+import { runtime } from "@/lib/runtime/runtime";
 
 // getEnv() caches; here each call reads process.env, so the route sees the keys set in beforeAll.
 vi.mock("@/lib/env", async () => {
@@ -70,7 +70,7 @@ describe("a correctly signed report", () => {
   it("revokes a live key at once, answers true_positive, issues no replacement, and another instance refuses it next", async () => {
     const { key, secret, userId } = await liveKey();
     // Another instance, whose cache holds the key.
-    const otherInstance = cachedKeyLookup(appKeyStore());
+    const otherInstance = cachedKeyLookup(runtime().keyStore);
     expect((await verifyApiKey(secret, new Date(), otherInstance)).ok).toBe(true);
     expect((await verifyApiKey(secret, new Date(), otherInstance)).ok).toBe(true);
     expect(otherInstance.stats.hits).toBeGreaterThanOrEqual(1);

@@ -13,7 +13,7 @@ import { databaseTarget, sqliteFile } from "@/lib/db-target";
 import { createKey } from "@/lib/keys/lifecycle";
 import { hourOf, type UsageEvent } from "@/lib/usage/event";
 import { sqliteUsageWriter } from "@/lib/usage/sqlite-usage-writer";
-import { appUsageWriter } from "@/lib/usage/usage-sink";
+import { runtime } from "@/lib/runtime/runtime";
 import { projectRoot } from "../helpers/test-database";
 
 let userId: string;
@@ -113,10 +113,10 @@ describe("a usage batch", () => {
   it(`is written by the app's writer on ${dbProvider()} as the dashboard reads it, and never moves a newer last use`, async () => {
     const [a, b] = [await keyRow("app a"), await keyRow("app b")];
     const at = new Date(Date.UTC(2026, 10, 23, 12, 0, 0));
-    await appUsageWriter().write(batch("app", a.id, b.id, at));
+    await runtime().usageWriter.write(batch("app", a.id, b.id, at));
     await expectWritten("app", a.id, b.id, at);
     // An older batch (another instance's, say) arrives later: the newer last use stays.
-    await appUsageWriter().write([batch("app_late", a.id, b.id, new Date(at.getTime() - 1_000))[0]!]);
+    await runtime().usageWriter.write([batch("app_late", a.id, b.id, new Date(at.getTime() - 1_000))[0]!]);
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: a.id } })).lastUsedIp).toBe("203.0.113.3");
   });
 

@@ -198,8 +198,11 @@ describe("the gate when Redis stops", () => {
 
   async function loadGate(env: Record<string, string>) {
     Object.assign(process.env, env);
-    delete (globalThis as { keyportRateLimitStore?: unknown }).keyportRateLimitStore;
+    // Fresh modules (the environment is parsed once per copy) and a runtime made from the new environment.
     vi.resetModules();
+    const { publishRuntime } = await import("@/lib/runtime/runtime");
+    const { createRuntime } = await import("@/lib/runtime/create-runtime");
+    publishRuntime(createRuntime());
     return import("../helpers/api-fixtures");
   }
 

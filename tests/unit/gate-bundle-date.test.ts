@@ -59,7 +59,7 @@ globalThis.Date = new Proxy(Own, {
   get(target, key) { if (key === "now") return () => (wrapped++, Own.now()); return Reflect.get(target, key); },
 });
 const api = await import(${url(bundle)});
-const server = createServer(api.publicApiListener(api.createUngatedBaseline())).listen(0, "127.0.0.1");
+const server = createServer(api.publicApiListener(api.createRuntime(), api.createUngatedBaseline())).listen(0, "127.0.0.1");
 await new Promise((resolve) => server.once("listening", resolve));
 // Packages read the clock as they load (Prisma's debug module): only the request counts.
 wrapped = 0;

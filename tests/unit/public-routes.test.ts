@@ -66,6 +66,12 @@ describe("path shapes", () => {
     expect(routesForPath("/api/v1/apps/")).toEqual([]);
   });
 
+  it("matches nothing on a path with a malformed percent escape (404), and decodes a well-formed one", () => {
+    expect(routesForPath("/api/v1/generations/%E0%A4%A")).toEqual([]);
+    expect(routesForPath("/api/v1/apps/%zz/generations")).toEqual([]);
+    expect(routesForPath("/api/v1/generations/gen%5F1").map((r) => r.name)).toEqual(["get_generation"]);
+  });
+
   it("splits a model action at the last colon, so model ids may hold colons, dots and dashes", () => {
     const [route] = routesForPath("/api/v1beta/models/org:model-1.5:streamGenerateContent");
     expect(route?.name).toBe("stream_generate_content");

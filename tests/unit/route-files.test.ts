@@ -1,5 +1,6 @@
-// The route files under app/api/v1* and the registry describe the same 13 routes.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// The public API is the registry's 13 routes, answered by the gate alone:
+// no Next route file serves a path under its prefix.
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { routeHandlers } from "@/lib/public-api/route-handlers";
@@ -8,41 +9,24 @@ import { seedRoutes } from "../helpers/seed-spec";
 
 const appDir = path.resolve(import.meta.dirname, "..", "..", "app");
 
-function routeFiles(dir: string): string[] {
+/** Every folder under app/, as the URL path Next would serve it at (route groups dropped). */
+function servedPaths(dir: string, at = ""): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return routeFiles(full);
-    return name === "route.ts" ? [full] : [];
+    if (!statSync(full).isDirectory()) return [];
+    const segment = /^\(.*\)$/.test(name) ? "" : `/${name}`;
+    return [`${at}${segment}`, ...servedPaths(full, `${at}${segment}`)];
   });
 }
 
-const files = ["api/v1", "api/v1beta"].flatMap((dir) => routeFiles(path.join(appDir, dir)));
-const folders = files.map((file) => "/" + path.relative(appDir, path.dirname(file)));
-
-// Known exceptions: one folder serves both model actions (Next cannot match
-// text after "]" in a folder name), and the catch-alls answer 404/405.
-const MODEL_ACTIONS_FOLDER = "/api/v1beta/models/[model]";
-const CATCH_ALLS = ["/api/v1/[[...unknown]]", "/api/v1beta/[[...unknown]]"];
-
-describe("the public API's route files", () => {
-  it("are exactly the registry's routes, with the named exceptions", () => {
-    const expected = new Set(
-      publicRoutes.map((route) => route.path.replace(/\[model\]:(generateContent|streamGenerateContent)$/, "[model]")),
-    );
-    expect(expected.size).toBe(12);
-    expect(new Set(folders.filter((folder) => !CATCH_ALLS.includes(folder)))).toEqual(expected);
-    expect(folders.filter((folder) => CATCH_ALLS.includes(folder)).sort()).toEqual(CATCH_ALLS);
-    expect(publicRoutes.filter((route) => route.path.startsWith(MODEL_ACTIONS_FOLDER))).toHaveLength(2);
-  });
-
-  it("all hand every method to the gate", () => {
-    for (const file of files) {
-      const source = readFileSync(file, "utf8");
-      expect(source, file).toMatch(
-        /export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = publicApiMethods;/,
-      );
-      expect(source, file).toMatch(/export const dynamic = "force-dynamic";/);
-    }
+describe("the public API's routes", () => {
+  it("have no Next route file or page: server.mjs hands their paths to the gate", () => {
+    const served = servedPaths(appDir);
+    // A control: the walk sees the app's own folders, internal API included.
+    expect(served).toContain("/api/auth");
+    expect(served).toContain("/dashboard");
+    expect(served.filter((folder) => /^\/api\/v1(beta)?(\/|$)/.test(folder))).toEqual([]);
+    expect(existsSync(path.join(appDir, "api", "v1"))).toBe(false);
   });
 
   it("match the seed's table, and every route has a handler slot", () => {

@@ -3,31 +3,9 @@ import path from "node:path";
 import { getEnv } from "../../env";
 import { receiveUpload } from "../../files/multipart";
 import { filesRoot, refuseOverQuota, saveUpload } from "../../files/store";
-import { ApiError } from "../api-error";
 import { declaredLength } from "../body";
+import { runtime } from "../../runtime/runtime";
 import { defineHandler, handlerRoute } from "../define-handler";
-
-// Uploads in progress per key, in this instance: each holds a socket and a
-// temporary file, so one key cannot open many at once.
-const inProgress = new Map<string, number>();
-
-async function withUploadSlot<T>(keyId: string, limit: number, work: () => Promise<T>): Promise<T> {
-  const running = inProgress.get(keyId) ?? 0;
-  if (running >= limit) {
-    throw new ApiError("rate_limited", {
-      message: `This key already has ${limit} uploads in progress. Wait for one to finish, then try again.`,
-      headers: { "Retry-After": "1" },
-    });
-  }
-  inProgress.set(keyId, running + 1);
-  try {
-    return await work();
-  } finally {
-    const left = (inProgress.get(keyId) ?? 1) - 1;
-    if (left > 0) inProgress.set(keyId, left);
-    else inProgress.delete(keyId);
-  }
-}
 
 // POST /api/v1/files: multipart/form-data with a "file" field and an optional "purpose"
 // (the registry's form schema). The gate has checked the declared size and the content
@@ -37,7 +15,8 @@ export const uploadFile = defineHandler(handlerRoute("upload_file"))(async ({ re
   const owner = { userId: key.userId, environment: key.environment, apiKeyId: key.id };
   // Before a byte is written: the declared size must fit what the account has left.
   await refuseOverQuota(owner.userId, declaredLength(request) ?? 0);
-  return withUploadSlot(key.id, env.UPLOADS_PER_KEY, async () => {
+  // One of the key's few slots for uploads in progress (lib/files/upload-slots.ts).
+  return runtime().uploadSlots.run(key.id, env.UPLOADS_PER_KEY, async () => {
     const upload = await receiveUpload(request, env.BODY_LIMIT_UPLOAD_BYTES, path.join(filesRoot(), ".incoming"));
     try {
       const { file, purpose } = parseForm({ ...upload.fields, file: upload.file });
