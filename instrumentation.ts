@@ -8,10 +8,10 @@ export async function register() {
     // Each instance runs a generation worker; leases in the database keep them from colliding.
     const { startGenerationWorker } = await import("./lib/generations/start-worker");
     startGenerationWorker();
-    // And prunes what has passed its retention (README, "Retention").
+    // And prunes what has passed its retention (docs/operations.md, "Retention").
     const { startMaintenance } = await import("./lib/maintenance/start-maintenance");
     startMaintenance();
-    // And sends queued mail: security notices and links (README, "Email").
+    // And sends queued mail: security notices and links (docs/operations.md, "Email").
     const { startMailJob } = await import("./lib/mail/start-mail-job");
     startMailJob();
   }

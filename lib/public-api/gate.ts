@@ -34,7 +34,7 @@ import { allows } from "./scopes";
 import { withFields } from "../with-fields";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
-// handlePublicRequest. The checks run in one fixed order (the README's table)
+// handlePublicRequest. The checks run in one fixed order (docs/public-api.md, "The gate's order")
 // and the first failure answers:
 //   1. unknown path 404            8. revoked or expired key 401
 //   2. wrong method 405            9. IP allowlist 403 ip_not_allowed
