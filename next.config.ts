@@ -2,8 +2,8 @@ import type { NextConfig } from "next";
 import { publicBaseUrl } from "./lib/env-schema";
 import { API_SECURITY_HEADERS } from "./lib/security/api-headers";
 
-// The deployment's own origin, read at build time (the README says to set
-// PUBLIC_BASE_URL for `npm run build`): server actions posted from it are
+// The deployment's own origin, read at build time (docs/configuration.md says
+// to set PUBLIC_BASE_URL for `npm run build`): server actions posted from it are
 // accepted even when the Host header names an instance behind a proxy.
 const baseHost = new URL(publicBaseUrl()).host;
 const baseHostname = new URL(publicBaseUrl()).hostname;

@@ -1,8 +1,8 @@
 // Keyport's HTTP server: a plain Node server in front of two handlers.
 // - The public API (/api/v1/**, /api/v1beta/**) goes straight to the gate, in
 //   the bundle scripts/build-gate.mjs makes (dist/public-api.mjs), never
-//   through Next's router, which costs more than the API itself (README: "Why
-//   the public API does not go through Next").
+//   through Next's router, which costs more than the API itself (docs/architecture.md:
+//   "Why the public API does not go through Next").
 // - Everything else goes to Next's request handler. Next does not expose the
 //   socket's peer address (per-IP limits and the lockout): we write it into a
 //   header on every request, replacing whatever a client sent under that name.

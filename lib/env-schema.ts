@@ -7,17 +7,37 @@ import { DEFAULT_DATABASE_URL } from "./db-target";
 const MIN_SECRET_LENGTH = 32;
 const PLACEHOLDER_SECRETS = new Set(["changeme", "secret", "change-me-to-a-long-random-string"]);
 
+// Each variable's description is what docs/configuration.md and the table
+// there say about it (`npm run docs:env` writes the table from this schema).
 const base = z.object({
-  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  NODE_ENV: z
+    .enum(["development", "test", "production"])
+    .default("development")
+    .describe(
+      "Set by the commands: `npm run dev` is development, `npm start` production, the test suite test. Production requires `AUTH_SECRET`, `ENCRYPTION_KEY` and, with an https `PUBLIC_BASE_URL`, `SMTP_URL`.",
+    ),
   DATABASE_URL: z
     .string()
     .trim()
     .default(DEFAULT_DATABASE_URL)
     .refine((url) => url.startsWith("file:") || /^postgres(ql)?:\/\//.test(url), {
       message: "must start with file: (SQLite) or postgresql:// (PostgreSQL)",
-    }),
-  AUTH_SECRET: z.string().optional(),
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
+    })
+    .describe(
+      "Where the data lives: an SQLite file (`file:`, created on first run) or PostgreSQL (`postgresql://USER:PASSWORD@HOST:5432/DATABASE`). Picks the Prisma client, the migrations and the driver.",
+    ),
+  AUTH_SECRET: z
+    .string()
+    .optional()
+    .describe(
+      "Signs session cookies. Required in production: a random string of at least 32 characters (`openssl rand -base64 32`), the same on every instance. `npm run dev` generates one into `.env.development.local`.",
+    ),
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .default("http://localhost:3000")
+    .describe(
+      "The deployment's origin (http or https), for links and the docs' examples; the docs are prerendered, so set it for `npm run build` too. https turns on Secure `__Host-` cookies and HSTS. Unset: `http://localhost:$PORT`.",
+    ),
   // How many reverse proxies in front of the app append to X-Forwarded-For.
   // Unset or 0: the client IP is the socket's peer and X-Forwarded-For is ignored.
   TRUST_PROXY: z
@@ -32,90 +52,205 @@ const base = z.object({
         return z.NEVER;
       }
       return hops;
-    }),
-  // Sign-ups allowed per client IP per hour (README, "Accounts and sessions").
-  SIGN_UP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
-  // Public API limits (README, "The public API").
-  RATE_LIMIT_DEV_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
-  RATE_LIMIT_PROD_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
-  // All of one account's keys of an environment together. Unset: twice the per-key limit.
-  RATE_LIMIT_ACCOUNT_DEV_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).optional(),
-  RATE_LIMIT_ACCOUNT_PROD_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).optional(),
+    })
+    .describe(
+      "How many reverse proxies in front of the app append to `X-Forwarded-For`: 0 to 10 (`true` is 1, `false` 0). Unset or 0: the client IP is the socket's address and `X-Forwarded-For` is ignored, so a client cannot pick its own IP for the lockout and the per-IP limits.",
+    ),
+  SIGN_UP_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(5)
+    .describe("Sign-ups (known addresses included) allowed per client IP per hour."),
+  RATE_LIMIT_DEV_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(60)
+    .describe(
+      "The public API's limit for a development key, in requests per minute; a key's own limit set in the dashboard can only be lower.",
+    ),
+  RATE_LIMIT_PROD_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(600)
+    .describe(
+      "The public API's limit for a production key, in requests per minute; a key's own limit set in the dashboard can only be lower.",
+    ),
+  RATE_LIMIT_ACCOUNT_DEV_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000_000)
+    .optional()
+    .describe(
+      "Requests per minute by all of one account's development keys together. Unset: twice `RATE_LIMIT_DEV_PER_MINUTE`.",
+    ),
+  RATE_LIMIT_ACCOUNT_PROD_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000_000)
+    .optional()
+    .describe(
+      "Requests per minute by all of one account's production keys together. Unset: twice `RATE_LIMIT_PROD_PER_MINUTE`.",
+    ),
   // Next reads it itself; checked here so a bad value stops start-up with a clear message.
   NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: z
     .string()
     .refine((key) => [16, 24, 32].includes(Buffer.from(key, "base64").length), {
       message: "must be a base64 AES key of 16, 24 or 32 bytes (openssl rand -base64 32)",
     })
-    .optional(),
-  // Shared rate-limit counters in Redis (takes precedence over PostgreSQL).
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  // "1": when the rate-limit store is down, let requests through (logged) instead of answering 503.
-  RATE_LIMIT_FAIL_OPEN: z.enum(["0", "1"]).default("0"),
+    .optional()
+    .describe(
+      "Next's server-action encryption key: base64 of 16, 24 or 32 bytes (`openssl rand -base64 32`). Unset: Next makes one per build. Several instances must share one, set at build time too.",
+    ),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .optional()
+    .describe(
+      "Rate-limit counters in Redis (`redis://` or `rediss://`, e.g. `redis://127.0.0.1:6379`), shared by every instance. Unset: in PostgreSQL when `DATABASE_URL` is PostgreSQL, in process on SQLite.",
+    ),
+  RATE_LIMIT_FAIL_OPEN: z
+    .enum(["0", "1"])
+    .default("0")
+    .describe(
+      "`1`: while the rate-limit store is down, let requests through with a logged warning (the key is still verified against the database). `0`: answer 503 `service_unavailable`.",
+    ),
   BODY_LIMIT_JSON_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .max(100 * 1024 * 1024)
-    .default(1024 * 1024),
+    .default(1024 * 1024)
+    .describe("The largest JSON body the public API reads, in bytes; a larger one is 413 `payload_too_large`."),
   BODY_LIMIT_UPLOAD_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .max(1024 * 1024 * 1024)
-    .default(20 * 1024 * 1024),
-  // Pause between the sandbox model's streamed tokens (tests and demos). Default: 0
-  SANDBOX_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5_000).default(0),
-  // Where uploaded files are stored. Default: data/files (git-ignored)
-  FILES_DIR: z.string().min(1).default("data/files"),
-  // Stored bytes per account (both environments); an upload past it is 413 storage_quota_exceeded.
+    .default(20 * 1024 * 1024)
+    .describe("The largest upload the public API reads, in bytes; a larger one is 413 `payload_too_large`."),
+  SANDBOX_TOKEN_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(5_000)
+    .default(0)
+    .describe("Pause between the sandbox model's streamed tokens, in milliseconds (demos and tests)."),
+  FILES_DIR: z.string().min(1).default("data/files").describe("Where uploaded files are stored."),
   FILES_QUOTA_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .max(1024 ** 4)
-    .default(500 * 1024 * 1024),
-  // Days a file is kept; the background worker then deletes the bytes and the row.
-  FILES_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  // Days a finished generation is kept.
-  GENERATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  // Days the per-request usage log is kept; the hourly aggregates are kept 400 days.
-  USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  // How often each instance prunes what has passed its retention.
-  MAINTENANCE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
-  // Uploads one key may have in progress at once, per instance.
-  UPLOADS_PER_KEY: z.coerce.number().int().min(1).max(100).default(2),
-  // The generation worker runs inside each app instance unless this is "1".
-  WORKER_DISABLED: z.enum(["0", "1"]).default("0"),
-  // Encrypts two-factor secrets and the links queued in the mail outbox: 32
-  // random bytes, base64 (openssl rand -base64 32). Apart from AUTH_SECRET on
-  // purpose, so rotating the cookie secret leaves two-factor enrolments intact.
+    .default(500 * 1024 * 1024)
+    .describe(
+      "Stored upload bytes per account (both environments); an upload past it is 413 `storage_quota_exceeded`.",
+    ),
+  FILES_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(30)
+    .describe("Days an upload is kept; then pruning deletes the bytes and the row."),
+  GENERATION_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(30)
+    .describe("Days a finished generation is kept; queued and running ones stay."),
+  USAGE_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(30)
+    .describe("Days the per-request usage log is kept; the hourly usage counts are kept 400 days."),
+  MAINTENANCE_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(600)
+    .describe("How often each instance prunes what passed its retention, in seconds."),
+  UPLOADS_PER_KEY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(2)
+    .describe("Uploads one key may have in progress at once, per instance; one more is 429 `rate_limited`."),
+  WORKER_DISABLED: z
+    .enum(["0", "1"])
+    .default("0")
+    .describe("`1`: this instance runs no generation worker and no pruning (another instance must)."),
+  // Apart from AUTH_SECRET on purpose, so rotating the cookie secret leaves two-factor enrolments intact.
   ENCRYPTION_KEY: z
     .string()
     .refine((key) => Buffer.from(key, "base64").length === 32, {
       message: "must be 32 random bytes in base64 (openssl rand -base64 32)",
     })
-    .optional(),
-  // Outgoing mail (lib/mail/). Unset: messages are written to data/outbox/ (their
-  // links printed to the log under `npm run dev` only); required when PUBLIC_BASE_URL is https.
-  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
-  MAIL_FROM: z.string().min(3).max(200).default("Keyport <no-reply@keyport.localhost>"),
-  // Where the development outbox (no SMTP_URL) writes each message as an .eml file.
-  MAIL_OUTBOX_DIR: z.string().min(1).default("data/outbox"),
-  // How often each instance's mail job looks for notices to queue and mail to send.
-  MAIL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
-  // The mail job runs inside each app instance unless this is "1" (independent of WORKER_DISABLED).
-  MAIL_DISABLED: z.enum(["0", "1"]).default("0"),
-  GITHUB_ID: z.string().optional(),
-  GITHUB_SECRET: z.string().optional(),
-  // GitHub's secret-scanning public keys document (lib/secret-scanning/): the
-  // keys that sign reports to POST /webhooks/secret-scanning. Unset: every
-  // report is refused as unsigned. Its content is checked at start-up
-  // (lib/startup-check.ts), not here: this schema also reaches client code.
-  SECRET_SCANNING_PUBLIC_KEYS: z.string().max(200_000).optional(),
-  // "1" only in the test suite: cheaper password hashing, on the suite's own
-  // throw-away databases only (lib/auth/test-hashing.ts); with any other database, start-up stops.
-  KEYPORT_TEST_MODE: z.enum(["0", "1"]).default("0"),
+    .optional()
+    .describe(
+      "Encrypts two-factor secrets and the links queued in the mail outbox: 32 random bytes in base64 (`openssl rand -base64 32`). Required in production; `npm run dev` generates one. Apart from `AUTH_SECRET`, so rotating the cookie secret leaves two-factor enrolments and queued mail readable.",
+    ),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/ })
+    .optional()
+    .describe(
+      "Outgoing mail (`smtp://` or `smtps://`, e.g. `smtp://user:pass@smtp.example.com:587`). Unset: each message is written to `MAIL_OUTBOX_DIR`, its links printed to the log under `npm run dev` only (a reset link is a bearer token). Required in production when `PUBLIC_BASE_URL` is https.",
+    ),
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .max(200)
+    .default("Keyport <no-reply@keyport.localhost>")
+    .describe("The sender of every message."),
+  MAIL_OUTBOX_DIR: z
+    .string()
+    .min(1)
+    .default("data/outbox")
+    .describe("Where the development outbox (no `SMTP_URL`) writes each message as an `.eml` file."),
+  MAIL_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3_600)
+    .default(15)
+    .describe("How often each instance's mail job looks for notices to queue and mail to send, in seconds."),
+  MAIL_DISABLED: z
+    .enum(["0", "1"])
+    .default("0")
+    .describe("`1`: this instance runs no mail job (independent of `WORKER_DISABLED`)."),
+  GITHUB_ID: z
+    .string()
+    .optional()
+    .describe(
+      "A GitHub OAuth app's client id (callback `{PUBLIC_BASE_URL}/api/auth/callback/github`). With `GITHUB_SECRET`, the sign-in page offers GitHub; unset: email and password only.",
+    ),
+  GITHUB_SECRET: z.string().optional().describe("The GitHub OAuth app's client secret (see `GITHUB_ID`)."),
+  // Its content is checked at start-up (lib/startup-check.ts), not here: this
+  // schema also reaches client code.
+  SECRET_SCANNING_PUBLIC_KEYS: z
+    .string()
+    .max(200_000)
+    .optional()
+    .describe(
+      "GitHub's secret-scanning public keys document, as is (`curl https://api.github.com/meta/public_keys/secret_scanning`): the keys that sign reports to `POST /webhooks/secret-scanning`. Unset: every report is refused as unsigned. A document that is not valid JSON or holds a key that is not ECDSA P-256 stops start-up.",
+    ),
+  KEYPORT_TEST_MODE: z
+    .enum(["0", "1"])
+    .default("0")
+    .describe(
+      "Tests only, set by the suite: `1` hashes passwords with Argon2's smallest parameters (`lib/auth/test-hashing.ts`), on the suite's own throw-away databases only; with any other database start-up stops.",
+    ),
 });
 
 export const envSchema = base.superRefine((env, ctx) => {

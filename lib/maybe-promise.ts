@@ -3,8 +3,8 @@
 // catalog answer are all at hand, and an `async` function would still make a
 // promise for each step. In the server every promise costs more than it
 // seems, because Next keeps an AsyncLocalStorage in the same process and
-// Node 20 then runs its async hooks for each one (README: "The gate's hot
-// path"). Where something does wait (PostgreSQL, Redis, a body), it is a
+// Node 20 then runs its async hooks for each one (docs/architecture.md:
+// "The gate's hot path"). Where something does wait (PostgreSQL, Redis, a body), it is a
 // promise as before.
 
 export type MaybePromise<T> = T | Promise<T>;

@@ -8,7 +8,7 @@
 //     its ungated baseline, and its gate with usage recording off, in one
 //     process without Next (so pairs 1 and 2 differ in the gate alone);
 //   - the ceiling, a plain node:http server answering the same JSON;
-// and measures GET /api/v1/models from this process (README, "Benchmark"):
+// and measures GET /api/v1/models from this process (docs/benchmark.md):
 //   pair 1  gated usage on / usage off, alternating halves (on, off, off, on)
 //   pair 2  gated / ungated, alternating halves
 //   the production server (server.mjs, with Next in the process); the
@@ -114,7 +114,7 @@ async function startCeiling(dir, gated, running) {
 
 /**
  * Gated and ungated at half the gated saturation throughput, in FIXED_PAIRS
- * pairs of short runs (README, "Fixed rate"); then the ceiling at the same rate:
+ * pairs of short runs (docs/benchmark.md, "Fixed rate"); then the ceiling at the same rate:
  * the floor of this client and machine. The servers not measured here are
  * stopped meanwhile.
  */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles the public API (lib/public-api/server-entry.ts) into one ES module,
-// dist/public-api.mjs, that server.mjs serves outside Next's router (README:
+// dist/public-api.mjs, that server.mjs serves outside Next's router (docs/architecture.md:
 // "Why the public API does not go through Next"). One script for every caller:
 // `npm run build`, `npm run dev` (in watch mode, through server.mjs), the test
 // script and the benchmark.

@@ -1,4 +1,4 @@
-// The numbers behind the login lockout and the sessions (see README). The
+// The numbers behind the login lockout and the sessions (docs/security.md, "Accounts and sessions"). The
 // sign-up limit per IP is SIGN_UP_LIMIT_PER_HOUR (lib/env-schema.ts).
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_MAX_FAILURES = 10;

@@ -7,5 +7,5 @@
 // reading the clock, and every date is built through Reflect.construct with
 // the wrapper as new.target. The gate never runs inside a render, and through
 // the wrapper the production server answered 20 to 30% fewer requests a
-// second (README: "The gate's hot path").
+// second (docs/architecture.md: "The gate's hot path").
 globalThis.keyportNativeDate ??= Date;

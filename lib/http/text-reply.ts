@@ -4,8 +4,8 @@
 // The gate answers almost every request with a small JSON body. As a standard
 // Response that body becomes a ReadableStream the server reads back, and every
 // header goes through the Fetch Headers' validation twice (set, then copied
-// out): together more than the rest of a catalog answer (README: "The gate's
-// hot path"). A TextReply is a status, its headers as name/value pairs and the
+// out): together more than the rest of a catalog answer (docs/architecture.md:
+// "The gate's hot path"). A TextReply is a status, its headers as name/value pairs and the
 // text: lib/http/node-listener.ts writes it to the socket in one call (Node
 // still checks every header there), and a caller that wants a Response (tests,
 // Next's route files) gets a standard one from `toResponse`.

@@ -13,7 +13,7 @@ import type { KeyStore, KnownKey } from "./key-store";
 // next request that starts after the change committed sees it; and when the
 // database cannot answer, the request fails rather than trusting the cache.
 // What the cache saves is the full row and its parsing, not the round trip:
-// README, "Cached keys and instant revocation".
+// docs/architecture.md, "Cached keys and instant revocation".
 
 export const KEY_CACHE_SIZE = 100_000;
 

@@ -10,7 +10,7 @@ import { withFields } from "../with-fields";
 
 // Where the gate reads keys. Two reads only, both one indexed row, written as
 // raw SQL: the ORM's query building costs more than the lookup itself on this
-// path (README: "The gate's hot path").
+// path (docs/architecture.md: "The gate's hot path").
 
 /** What the gate needs to know of a key: who owns it, whether it works, what it may do. */
 export interface KnownKey {

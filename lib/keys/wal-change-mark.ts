@@ -14,8 +14,8 @@ import { closeSync, fstatSync, openSync, readSync, realpathSync } from "node:fs"
 //
 // The gate's key cache uses it to skip the per-request version read on SQLite
 // (lib/keys/key-cache.ts): a `pread` of 96 bytes and an `fstat` instead of a
-// statement, which takes and releases SQLite's read locks (README: "Cached
-// keys and instant revocation"). Where the header cannot be read, or its two copies
+// statement, which takes and releases SQLite's read locks (docs/architecture.md:
+// "Cached keys and instant revocation"). Where the header cannot be read, or its two copies
 // disagree (a writer is in the middle of one), the mark is null and the
 // version is read from the database as before.
 

@@ -7,7 +7,7 @@ import { filesRoot } from "../files/store";
 import { IDEMPOTENCY_TTL_MS } from "../generations/service";
 import { hourOf } from "../usage/event";
 
-// What is kept, and for how long (README, "Retention"). Every instance runs
+// What is kept, and for how long (docs/operations.md, "Retention"). Every instance runs
 // this on a schedule; each step is a plain delete of rows past their time, so
 // two instances running it at once do no harm.
 

@@ -34,8 +34,8 @@ import { withFields } from "../with-fields";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
 // the gate createGate builds (server.mjs serves it with publicApiListener,
-// lib/public-api/server-entry.ts). The checks run in one fixed order (the README's table)
-// and the first failure answers:
+// lib/public-api/server-entry.ts). The checks run in one fixed order
+// (docs/public-api.md, "The gate's order") and the first failure answers:
 //   1. unknown path 404            8. revoked or expired key 401
 //   2. wrong method 405            9. IP allowlist 403 ip_not_allowed
 //   3. key in the URL 400         10. scope 403 insufficient_scope

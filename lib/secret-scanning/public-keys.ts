@@ -4,8 +4,8 @@ import { z } from "zod";
 // GitHub's secret-scanning public keys, in the shape GitHub publishes them
 // (https://api.github.com/meta/public_keys/secret_scanning): each signs the
 // partner reports it sends us. The app has no network to fetch them, so the
-// operator sets SECRET_SCANNING_PUBLIC_KEYS to that document (README says how
-// to refresh it).
+// operator sets SECRET_SCANNING_PUBLIC_KEYS to that document (docs/security.md,
+// "Leak response", says how to refresh it).
 
 const publicKeysSchema = z.object({
   public_keys: z

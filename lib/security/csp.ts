@@ -2,7 +2,7 @@
 // per request with a nonce and allow no inline script. The static pages
 // (landing, docs) are prerendered once, so no per-request nonce can reach
 // them: they allow Next's inline bootstrap scripts with 'unsafe-inline', a
-// documented exception (README, "Security headers"). Both forbid framing,
+// documented exception (docs/security.md, "Security headers"). Both forbid framing,
 // plugins and <base>.
 const NONCE_PATHS = [
   "/sign-in",

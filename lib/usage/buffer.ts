@@ -13,8 +13,8 @@ import { hourOf, requestsIn, statusClass, type StatusClass, type UsageEvent, typ
 // status class and hour (`count`), and the request's own object dies young.
 // A busy key then costs the buffer one entry per second, not one per request:
 // events kept until the flush outlive V8's young generation and are copied
-// into the old one, whose collections held the gate up (README: "The gate's
-// hot path").
+// into the old one, whose collections held the gate up (docs/architecture.md:
+// "The gate's hot path").
 
 export interface UsageBufferOptions {
   write: (events: UsageEvent[]) => Promise<void>;

@@ -73,7 +73,7 @@ describe("the session guard's coverage", () => {
     // Everything else either needs a browser session or shows the same
     // content to anyone (docs, sign-in): these two act on what an anonymous
     // caller sends. The webhook is authenticated by its signature; the report
-    // page can only take a key away (README, "Sessions and keys never mix").
+    // page can only take a key away (docs/security.md, "Sessions and keys never mix").
     const webhook = readFileSync(path.join(appDir, "webhooks/secret-scanning/route.ts"), "utf8");
     expect(webhook).toMatch(/refuseApiKey\(request\.headers\)/);
     expect(webhook).toMatch(/signedByGitHub\(body, request\.headers\)/);

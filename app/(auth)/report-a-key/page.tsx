@@ -5,7 +5,7 @@ import { ReportKeyForm } from "@/components/keys/report-key-form";
 export const metadata: Metadata = { title: "Report a Keyport key you found" };
 
 // One of the two documented routes that take neither an API key nor a
-// session (README, "Sessions and keys never mix"): anyone may use it, since
+// session (docs/security.md, "Sessions and keys never mix"): anyone may use it, since
 // all it can do is take a key away from whoever leaked it.
 export default async function ReportKeyPage() {
   await connection(); // per request: the CSP nonce

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 // POST /webhooks/secret-scanning: GitHub's secret-scanning partner endpoint.
 // One of the two documented routes that take neither an API key nor a
-// session (README, "Sessions and keys never mix"): it is authenticated by its
+// session (docs/security.md, "Sessions and keys never mix"): it is authenticated by its
 // signature over the raw body. A key in a credential header is still refused,
 // as everywhere outside the public API; a key in the body is what it is for.
 
