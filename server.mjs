@@ -26,9 +26,6 @@ import { GATE_BUNDLE, watchGate } from "./scripts/build-gate.mjs";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
-const trustProxy = Number(process.env.TRUST_PROXY ?? 0) || 0;
-// The same default as lib/env-schema.ts: in development the origin follows PORT.
-const publicBaseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 
 // Young-generation collections during uploads (lib/http/upload-flow.ts).
 setFlagsFromString("--expose_gc");
@@ -61,8 +58,10 @@ const app = next({ dev, turbopack: dev, hostname: "localhost", port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// TRUST_PROXY and PUBLIC_BASE_URL as the environment schema parsed them (one parser: lib/env-schema.ts).
+const screening = { trustProxy: runtime.env.TRUST_PROXY, publicBaseUrl: runtime.env.PUBLIC_BASE_URL };
 const server = createServer((req, res) => {
-  const answer = screenRequest(req, { trustProxy, publicBaseUrl });
+  const answer = screenRequest(req, screening);
   if (answer) {
     res.writeHead(answer.status, answer.headers);
     res.end(req.method === "HEAD" ? undefined : answer.body);

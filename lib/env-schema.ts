@@ -315,7 +315,7 @@ export function rateLimits(env: RateLimitSettings, environment: "dev" | "prod") 
 
 /**
  * PUBLIC_BASE_URL's default follows PORT, so `PORT=4000 npm run dev` links
- * and documents http://localhost:4000 (server.mjs applies the same rule).
+ * and documents http://localhost:4000 (server.mjs reads the parsed value from its runtime).
  */
 function withBaseUrlDefault(source: Record<string, string | undefined>): Record<string, string | undefined> {
   if (source.PUBLIC_BASE_URL) return source;

@@ -20,6 +20,9 @@
 //   pair 3  after seeding 1,000,000 keys: 1 key / 150,000 real keys in turn
 //     (more distinct keys than the key cache holds)
 //   a flood of malformed keys
+//   on SQLite, this tree's gated variant against another commit's (BENCH_COMPARE,
+//     default HEAD^, built in a git worktree) in 5 pairs, beside an A/A pair
+//     of two copies of this tree's (scripts/bench/compare.mjs)
 // Then it stops the production server with SIGTERM and reads the usage events
 // dropped from its `usage.closed` log line. BENCH_SECONDS, BENCH_CONNECTIONS,
 // BENCH_THREADS (wrk's) and BENCH_FIXED_PAIRS tune it.
@@ -28,6 +31,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buildCommit, compareGated, comparedCommit } from "./bench/compare.mjs";
 import { benchTargets, prepareDatabase, seedKeys } from "./bench/databases.mjs";
 import { alternate, inPairs, LOAD_TOOL, merge, pairedSaturation, saturate } from "./bench/load.mjs";
 import { fixedRate, pairedDifference, summarize } from "./bench/open-loop.mjs";
@@ -177,7 +181,7 @@ function writeMalformedKeys(dir) {
   return file;
 }
 
-async function benchTarget(label, databaseEnv) {
+async function benchTarget(label, databaseEnv, compared) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-bench-"));
   const baseEnv = { ...process.env, ...databaseEnv };
   const env = {
@@ -209,6 +213,19 @@ async function benchTarget(label, databaseEnv) {
     [r.gated, r.ungated] = await pairedSaturation(gated, ungated, SECONDS);
     r.app = await saturate(app, SECONDS);
     r.ceiling = await saturate(ceilingTarget, SECONDS);
+    if (compared && label === "SQLite") {
+      progress(label, `comparing the gated row with ${compared.commit.name} (${compared.commit.sha.slice(0, 7)})`);
+      r.compare = await compareGated({
+        ...compared,
+        env,
+        authorization,
+        seconds: SECONDS,
+        logOf: (name) => logOf(dir, name),
+        running,
+        pausedWhile,
+        others: [servers.app, servers.variants, ceiling.process],
+      });
+    }
     progress(label, "measuring at a fixed rate");
     r.fixed = await fixedRateRows(gated, ungated, ceilingTarget, r.gated.rps, {
       measured: [servers.variants, ceiling.process],
@@ -252,11 +269,21 @@ if (build.status !== 0) {
   console.error(build.stdout, build.stderr);
   process.exit(1);
 }
-for (const target of benchTargets()) {
-  const opened = await target.open();
-  try {
-    report(target.label, await benchTarget(target.label, opened.env), { seconds: SECONDS });
-  } finally {
-    await opened.close();
+const commit = comparedCommit();
+if (commit)
+  console.log(
+    `Building ${commit.name} (${commit.sha.slice(0, 7)}) in a worktree, to compare its gate with this tree's…`,
+  );
+const compared = commit ? { commit, ...buildCommit(commit) } : null;
+try {
+  for (const target of benchTargets()) {
+    const opened = await target.open();
+    try {
+      report(target.label, await benchTarget(target.label, opened.env, compared), { seconds: SECONDS });
+    } finally {
+      await opened.close();
+    }
   }
+} finally {
+  compared?.close();
 }

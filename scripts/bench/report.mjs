@@ -1,5 +1,6 @@
 // What npm run bench prints for one target: the saturation rows, the
 // fixed-rate rows, and the ratios that matter, each beside its goal.
+import { median } from "./compare.mjs";
 import os from "node:os";
 import { CONNECTIONS, LOAD_TOOL } from "./load.mjs";
 
@@ -83,10 +84,30 @@ export function report(label, r, { seconds }) {
   );
   ratio("malformed / valid [valid: pair 3's 1 key]", r.malformed.rps / r.oneKey.rps, atLeast(1));
   ratio("usage on / off [pair 1]", r.usageOn.rps / r.usageOff.rps, atLeast(0.95));
+  if (r.compare) reportComparison(r.compare);
   const u = r.usage;
   console.log(
     u
       ? `  usage events dropped during the run: ${u.dropped} (recorded ${u.recorded}, written ${u.written}, pending ${u.pending}) (goal: 0)`
       : "  usage events dropped during the run: unknown (the server logged no usage.closed line)",
+  );
+}
+
+/** This tree's gate against another commit's, beside the A/A spread of two copies of this tree's. */
+function reportComparison(c) {
+  const list = (values) => values.map((value) => value.toFixed(3)).join(", ");
+  const floor = Math.min(...c.aa);
+  const versus = median(c.versus);
+  console.log(
+    `Gated, this tree / ${c.commit.name} (${c.commit.sha.slice(0, 7)}), ${c.versus.length} pairs: median ${versus.toFixed(3)} ` +
+      `(pairs: ${list(c.versus)}; rps this tree ${list(c.headRps.map(Math.round))}, theirs ${list(c.otherRps.map(Math.round))})`,
+  );
+  console.log(
+    `  A/A, this tree / a second copy of it: median ${median(c.aa).toFixed(3)}, from ${floor.toFixed(3)} to ${Math.max(...c.aa).toFixed(3)} ` +
+      `(pairs: ${list(c.aa)})`,
+  );
+  console.log(
+    `  goal: no lower than ${c.commit.name} by more than the A/A spread (median >= the lowest A/A ratio, ${floor.toFixed(3)}): ` +
+      (versus >= floor ? "met" : "NOT met"),
   );
 }
