@@ -118,11 +118,11 @@ export async function responseExample(route: PublicRoute): Promise<ResponseExamp
         }),
       );
     case "create_generation":
-      return json(generation(null, "aurora-image-2", "A lighthouse at dawn, flat poster style"), 201);
+      return json(generation(null, "aurora-image-2", "A lighthouse at dawn, flat poster style"), route.success.status);
     case "get_generation":
       return json(succeeded(null, "aurora-image-2", "A lighthouse at dawn, flat poster style"));
     case "create_app_generation":
-      return json(generation(APP, "aurora-image-2", "Grand opening, Saturday 10am"), 201);
+      return json(generation(APP, "aurora-image-2", "Grand opening, Saturday 10am"), route.success.status);
     case "get_app_generation":
       return json(succeeded(APP, "aurora-image-2", "Grand opening, Saturday 10am"));
   }

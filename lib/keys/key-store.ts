@@ -62,6 +62,33 @@ interface KeyRow {
   decoy: boolean | number | bigint;
 }
 
+/** The columns every store reads for a key, in KeyRow's order: the one statement of what the gate needs. */
+const KEY_COLUMNS: readonly (keyof KeyRow)[] = [
+  "id",
+  "publicId",
+  "userId",
+  "environment",
+  "revokedAt",
+  "expiresAt",
+  "successorId",
+  "lastUsedAt",
+  "scopes",
+  "allowedIps",
+  "rateLimit",
+  "rateLimitByOperator",
+  "version",
+  "decoy",
+];
+const DATE_COLUMNS: ReadonlySet<keyof KeyRow> = new Set(["revokedAt", "expiresAt", "lastUsedAt"]);
+
+/** SELECT of a key by digest, each column as `column` names it (PostgreSQL reads dates as UTC through it). */
+function selectByDigest(placeholder: string, column = (name: keyof KeyRow) => `"${name}"`): string {
+  return `SELECT ${KEY_COLUMNS.map(column).join(", ")} FROM "ApiKey" WHERE "digest" = ${placeholder}`;
+}
+
+/** SELECT of a key's version by id. */
+const selectVersion = (placeholder: string) => `SELECT "version" FROM "ApiKey" WHERE "id" = ${placeholder}`;
+
 const toDate = (value: Date | string | number | null) =>
   value === null ? null : value instanceof Date ? value : new Date(value);
 
@@ -86,19 +113,22 @@ function toKnownKey(row: KeyRow): KnownKey {
   };
 }
 
+/** `text` as a template literal's strings with one value after it: `${text}${value}`. */
+function endingInValue(text: string): TemplateStringsArray {
+  return Object.assign([text, ""], { raw: [text, ""] });
+}
+
 /** The database's keys, through the app's Prisma client (SQLite or PostgreSQL: the SQL is the same). */
 export function databaseKeyStore(db: Db): KeyStore {
   return {
+    // The statement is fixed text ending where its one value goes: a tagged template of one value, which the
+    // client binds with each database's own placeholder.
     async byDigest(digest) {
-      const rows = await db.$queryRaw<KeyRow[]>`
-        SELECT "id", "publicId", "userId", "environment", "revokedAt", "expiresAt", "successorId", "lastUsedAt",
-               "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version", "decoy"
-        FROM "ApiKey" WHERE "digest" = ${digest}`;
+      const rows = await db.$queryRaw<KeyRow[]>(endingInValue(selectByDigest("")), digest);
       return rows[0] ? toKnownKey(rows[0]) : null;
     },
     async versionOf(id) {
-      const rows = await db.$queryRaw<{ version: number | bigint }[]>`
-        SELECT "version" FROM "ApiKey" WHERE "id" = ${id}`;
+      const rows = await db.$queryRaw<{ version: number | bigint }[]>(endingInValue(selectVersion("")), id);
       return rows[0] ? Number(rows[0].version) : null;
     },
   };
@@ -129,11 +159,8 @@ export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
   // every write.
   const wal = walMode(connection);
   connection.pragma("query_only = ON");
-  const byDigest = connection.prepare<[string], KeyRow>(`
-    SELECT "id", "publicId", "userId", "environment", "revokedAt", "expiresAt", "successorId", "lastUsedAt",
-           "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version", "decoy"
-    FROM "ApiKey" WHERE "digest" = ?`);
-  const versionOf = connection.prepare<[string], { version: number }>(`SELECT "version" FROM "ApiKey" WHERE "id" = ?`);
+  const byDigest = connection.prepare<[string], KeyRow>(selectByDigest("?"));
+  const versionOf = connection.prepare<[string], { version: number }>(selectVersion("?"));
   const mark = wal ? walChangeMark(file) : null;
   return {
     // better-sqlite3 is synchronous: the answers are values, not promises (lib/maybe-promise.ts).
@@ -156,14 +183,10 @@ export function sqliteKeyStore(file: string): KeyStore & { close(): void } {
  * stores them as timestamps without a zone).
  */
 export function postgresKeyStore(pool: Pick<pg.Pool, "query">): KeyStore {
-  const utc = (column: string) => `("${column}" AT TIME ZONE 'UTC') AS "${column}"`;
-  const byDigest = {
-    name: "keyport_key_by_digest",
-    text: `SELECT "id", "publicId", "userId", "environment", ${utc("revokedAt")}, ${utc("expiresAt")}, "successorId",
-             ${utc("lastUsedAt")}, "scopes", "allowedIps", "rateLimit", "rateLimitByOperator", "version", "decoy"
-           FROM "ApiKey" WHERE "digest" = $1`,
-  };
-  const versionOf = { name: "keyport_key_version", text: `SELECT "version" FROM "ApiKey" WHERE "id" = $1` };
+  const utc = (column: keyof KeyRow) =>
+    DATE_COLUMNS.has(column) ? `("${column}" AT TIME ZONE 'UTC') AS "${column}"` : `"${column}"`;
+  const byDigest = { name: "keyport_key_by_digest", text: selectByDigest("$1", utc) };
+  const versionOf = { name: "keyport_key_version", text: selectVersion("$1") };
   return {
     async byDigest(digest) {
       const { rows } = await pool.query<KeyRow>(withFields(byDigest, { values: [digest] }));

@@ -5,14 +5,8 @@ import { errorExamples, errorResponseComponents, errorSchema } from "./openapi/e
 import { headerComponents } from "./openapi/headers";
 import { jsonSchema } from "./openapi/json-schema";
 import { operation } from "./openapi/operations";
-import {
-  chatCompletionSchema,
-  fileSchema,
-  generateContentResponseSchema,
-  generationSchema,
-  messageSchema,
-} from "./openapi/response-schemas";
 import { securitySchemes } from "./openapi/security";
+import { responseComponents } from "./openapi/success";
 import type { PathItem } from "./openapi/types";
 import { publicRoutes, templatePath, type PublicRoute } from "./routes";
 
@@ -51,11 +45,9 @@ export function openApiDocument(baseUrl: string) {
       securitySchemes,
       schemas: {
         Error: errorSchema,
-        Generation: jsonSchema(generationSchema, "output"),
-        File: jsonSchema(fileSchema, "output"),
-        ChatCompletion: jsonSchema(chatCompletionSchema, "output"),
-        Message: jsonSchema(messageSchema, "output"),
-        GenerateContentResponse: jsonSchema(generateContentResponseSchema, "output"),
+        ...(Object.fromEntries(
+          [...responseComponents].map(([schema, name]) => [name, jsonSchema(schema, "output")]),
+        ) as Record<string, unknown>),
       },
       responses: errorResponseComponents(),
       headers: headerComponents,

@@ -9,12 +9,34 @@ import { errorCodes as ERROR_ORDER, type ErrorCode } from "../errors/catalog";
 import { uploadFormSchema } from "./file-schemas";
 import { createAppGenerationRequestSchema, createGenerationRequestSchema } from "./generation-schemas";
 import { chatCompletionRequestSchema, generateContentRequestSchema, messagesRequestSchema } from "./model-schemas";
+import {
+  chatCompletionSchema,
+  fileSchema,
+  generateContentResponseSchema,
+  generationSchema,
+  messageSchema,
+} from "./openapi/response-schemas";
 import { SCOPE_NAMES, type Scope } from "./scopes";
 import { appListSchema, appSchema, listQuerySchema, mediaModelListSchema, modelListSchema } from "./schemas";
 
 export type HttpMethod = "GET" | "POST";
 export type BodyKind = "json" | "multipart";
 export type ApiVersion = "v1" | "v1beta";
+
+/**
+ * What a route answers when it succeeds: the one statement of its status and
+ * body, which the handler, the docs' examples and the OpenAPI document read.
+ */
+export interface RouteSuccess {
+  status: 200 | 201;
+  description: string;
+  /** The JSON body; unset, the route's `response` (which is also parsed before it is sent). */
+  json?: z.ZodType;
+  /** A stream of server-sent events the route answers with (when asked to stream), described. */
+  eventStream?: string;
+  /** An Idempotency-Key replay answers the same, with Idempotent-Replayed: true. */
+  replayable?: boolean;
+}
 
 export interface PublicRoute {
   /** Stable identifier, used for docs anchors and logs. */
@@ -37,6 +59,8 @@ export interface PublicRoute {
   form?: z.ZodObject;
   /** The 200 body; the handler's output is parsed through it before it is sent. */
   response?: z.ZodType;
+  /** What the route answers on success. */
+  success: RouteSuccess;
   /** Codes only this route's handler answers with (the gate's own codes are added by routeErrors). */
   errors?: readonly ErrorCode[];
   /** True when the route answers with a stream (server-sent events or a streamed JSON array). */
@@ -52,6 +76,7 @@ export const publicRoutes = [
     summary: "List the media models.",
     query: listQuerySchema,
     response: mediaModelListSchema,
+    success: { status: 200, description: "One page of the media models." },
   },
   {
     name: "list_apps",
@@ -61,6 +86,7 @@ export const publicRoutes = [
     summary: "List the apps.",
     query: listQuerySchema,
     response: appListSchema,
+    success: { status: 200, description: "One page of the apps." },
   },
   {
     name: "get_app",
@@ -71,6 +97,7 @@ export const publicRoutes = [
     params: z.object({ app: z.string() }),
     response: appSchema,
     errors: ["not_found"],
+    success: { status: 200, description: "The app." },
   },
   {
     name: "list_models",
@@ -80,6 +107,7 @@ export const publicRoutes = [
     summary: "List the text models.",
     query: listQuerySchema,
     response: modelListSchema,
+    success: { status: 200, description: "One page of the text models." },
   },
   {
     name: "create_chat_completion",
@@ -89,6 +117,12 @@ export const publicRoutes = [
     summary: "Create a chat completion.",
     body: "json",
     request: chatCompletionRequestSchema,
+    success: {
+      status: 200,
+      description: "The completion, in OpenAI's Chat Completions format; a stream of events with `stream: true`.",
+      json: chatCompletionSchema,
+      eventStream: "`data:` lines holding chat.completion.chunk objects, then `data: [DONE]`.",
+    },
   },
   {
     name: "create_message",
@@ -98,6 +132,12 @@ export const publicRoutes = [
     summary: "Create a message.",
     body: "json",
     request: messagesRequestSchema,
+    success: {
+      status: 200,
+      description: "The message, in Anthropic's Messages format; a stream of events with `stream: true`.",
+      json: messageSchema,
+      eventStream: "Named events: message_start, content_block_start, content_block_delta…, message_stop.",
+    },
   },
   {
     name: "generate_content",
@@ -108,6 +148,11 @@ export const publicRoutes = [
     params: z.object({ model: z.string() }),
     body: "json",
     request: generateContentRequestSchema,
+    success: {
+      status: 200,
+      description: "The reply, in Gemini's generateContent format.",
+      json: generateContentResponseSchema,
+    },
   },
   {
     name: "stream_generate_content",
@@ -119,6 +164,12 @@ export const publicRoutes = [
     body: "json",
     request: generateContentRequestSchema,
     streams: true,
+    success: {
+      status: 200,
+      description: "With `?alt=sse`, server-sent events; otherwise a JSON array streamed one element at a time.",
+      json: z.array(generateContentResponseSchema),
+      eventStream: "`data:` lines, each holding a GenerateContentResponse.",
+    },
   },
   {
     name: "upload_file",
@@ -129,6 +180,7 @@ export const publicRoutes = [
     body: "multipart",
     form: uploadFormSchema,
     errors: ["storage_quota_exceeded"],
+    success: { status: 200, description: "The stored file.", json: fileSchema },
   },
   {
     name: "create_generation",
@@ -139,6 +191,12 @@ export const publicRoutes = [
     body: "json",
     request: createGenerationRequestSchema,
     errors: ["not_found", "idempotency_key_mismatch"],
+    success: {
+      status: 201,
+      description: "The generation, queued (or the earlier one, replayed).",
+      json: generationSchema,
+      replayable: true,
+    },
   },
   {
     name: "get_generation",
@@ -148,6 +206,7 @@ export const publicRoutes = [
     summary: "Read a generation.",
     params: z.object({ id: z.string() }),
     errors: ["not_found"],
+    success: { status: 200, description: "The generation.", json: generationSchema },
   },
   {
     name: "create_app_generation",
@@ -159,6 +218,12 @@ export const publicRoutes = [
     body: "json",
     request: createAppGenerationRequestSchema,
     errors: ["not_found", "idempotency_key_mismatch"],
+    success: {
+      status: 201,
+      description: "The generation, queued (or the earlier one, replayed).",
+      json: generationSchema,
+      replayable: true,
+    },
   },
   {
     name: "get_app_generation",
@@ -168,6 +233,7 @@ export const publicRoutes = [
     summary: "Read a generation of an app.",
     params: z.object({ app: z.string(), id: z.string() }),
     errors: ["not_found"],
+    success: { status: 200, description: "The generation.", json: generationSchema },
   },
 ] as const satisfies readonly PublicRoute[];
 

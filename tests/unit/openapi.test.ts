@@ -96,7 +96,8 @@ describe("the OpenAPI document", () => {
     expect((await new Validator().validate(badPath)).valid).toBe(false);
 
     const danglingRef = served();
-    danglingRef.components.schemas = { ...danglingRef.components.schemas, Generation: { $ref: "#/nowhere" } };
+    const schemas: Record<string, unknown> = danglingRef.components.schemas;
+    schemas.Generation = { $ref: "#/nowhere" };
     expect((await new Validator().validate(danglingRef)).valid).toBe(false);
   });
 
@@ -290,5 +291,29 @@ describe("the documented response shapes", () => {
   it("are the handlers' generation and file objects, field for field", () => {
     expectTypeOf<z.output<typeof generationSchema>>().toEqualTypeOf<GenerationObject>();
     expectTypeOf<z.output<typeof fileSchema>>().toEqualTypeOf<FileObject>();
+  });
+});
+
+describe("each route's success", () => {
+  it("is documented with the status, description and body the registry declares for it", () => {
+    const doc = served();
+    for (const route of publicRoutes as readonly PublicRoute[]) {
+      const item = doc.paths[route.path.replace(/\[([a-z]+)\]/g, "{$1}")] as PathItem;
+      const responses = (route.method === "GET" ? item.get : item.post)!.responses as Record<string, unknown>;
+      const successes = Object.keys(responses).filter((status) => status.startsWith("2"));
+      expect(successes, route.name).toEqual([String(route.success.status)]);
+      const answer = responses[successes[0]!] as { description: string; content: Record<string, unknown> };
+      expect(answer.description, route.name).toBe(route.success.description);
+      expect(Object.keys(answer.content).sort(), route.name).toEqual(
+        [
+          ...(route.success.json || route.response ? ["application/json"] : []),
+          ...(route.success.eventStream ? ["text/event-stream"] : []),
+        ].sort(),
+      );
+    }
+    // The two create routes are the only ones that answer 201, and a replay says so.
+    const created = (publicRoutes as readonly PublicRoute[]).filter((route) => route.success.status === 201);
+    expect(created.map((route) => route.name).sort()).toEqual(["create_app_generation", "create_generation"]);
+    expect(created.every((route) => route.success.replayable)).toBe(true);
   });
 });

@@ -12,6 +12,9 @@ const ownerOf = (key: CallerKey): Owner => ({
   apiKeyId: key.id,
 });
 
+/** Both create routes answer as the registry says (201), a replay too. */
+const CREATED = handlerRoute("create_generation").success.status;
+
 function idempotencyKey(request: Request): string | null {
   const value = request.headers.get("idempotency-key");
   if (value === null) return null;
@@ -27,7 +30,7 @@ function idempotencyKey(request: Request): string | null {
 async function create(key: CallerKey, request: Request, input: GenerationInput) {
   try {
     const { generation, replayed } = await createGeneration(ownerOf(key), input, idempotencyKey(request));
-    return jsonReply(generation, 201, replayed ? ["Idempotent-Replayed", "true"] : []);
+    return jsonReply(generation, CREATED, replayed ? ["Idempotent-Replayed", "true"] : []);
   } catch (error) {
     if (error instanceof GenerationError) {
       throw new ApiError(error.code, { message: error.message, ...(error.param ? { param: error.param } : {}) });
