@@ -34,17 +34,9 @@ import { withFields } from "../with-fields";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
 // the gate createGate builds (server.mjs serves it with publicApiListener,
-// lib/public-api/server-entry.ts). The checks run in one fixed order
-// (docs/public-api.md, "The gate's order") and the first failure answers:
-//   1. unknown path 404            8. revoked or expired key 401
-//   2. wrong method 405            9. IP allowlist 403 ip_not_allowed
-//   3. key in the URL 400         10. scope 403 insufficient_scope
-//   4. header parsing 401/400     11. the key's rate limit 429
-//   5. format and checksum 401    12. the account-wide rate limit 429
-//   6. lookup by digest 401       13. body size 413, content type 415,
-//   7. decoy key: answered as 6      body and query 400
-// The allowlist comes before the scope, so a caller outside the key's range
-// learns nothing about what the key may do. Browser cookies play no part.
+// lib/public-api/server-entry.ts). Its checks run in one fixed order, stated
+// once in lib/public-api/gate-order.ts (steps 1 to 13 below are its rows),
+// and the first failure answers. Browser cookies play no part.
 
 interface Trace {
   requestId: string;

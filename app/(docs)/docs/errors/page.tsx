@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CodeBlock } from "@/components/docs/code-block";
 import { DocsArticle } from "@/components/docs/docs-article";
+import { GateOrderTable } from "@/components/docs/gate-order-table";
 import { Badge } from "@/components/ui/badge";
 import { errorExample } from "@/lib/docs/error-examples";
 import { docsBaseUrl } from "@/lib/docs/base-url";
@@ -49,6 +50,19 @@ export default function ErrorsPage() {
                 backoff. Do not retry other <code>4xx</code> answers unchanged: they will fail the same way. See also{" "}
                 <Link href="/docs/authentication#unauthorized">the 401 responses</Link>.
               </p>
+            </>
+          ),
+        },
+        {
+          id: "order",
+          title: "The order of the checks",
+          content: (
+            <>
+              <p>
+                Every request to the public API passes the same checks in the same order, and the first that fails
+                answers: a request with two problems always gets the same error.
+              </p>
+              <GateOrderTable />
             </>
           ),
         },
