@@ -6,6 +6,7 @@ import { KeyDialogsProvider } from "@/components/keys/key-dialogs";
 import { optionalSession } from "@/lib/auth/guard";
 import { stepUpMethods } from "@/lib/auth/step-up";
 import { restrictionOptions } from "@/lib/keys/restriction-options";
+import { routesByScope } from "@/lib/public-api/routes";
 
 const nav = [
   { title: "API keys", href: "/dashboard" },
@@ -46,7 +47,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           secret outlives any change of the page under it. */}
       {/* Above the key dialogs: a production key change on a stale session asks here, then carries on. */}
       <StepUpProvider methods={methods}>
-        <KeyDialogsProvider options={restrictionOptions()}>
+        <KeyDialogsProvider options={restrictionOptions(routesByScope())}>
           <main id="main" className="mx-auto max-w-5xl px-4 py-8">
             {children}
           </main>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { scopeHref } from "@/lib/docs/scope-routes";
 import type { PublicRoute } from "@/lib/public-api/routes";
-import { SCOPES } from "@/lib/public-api/scopes";
+import { SCOPES } from "@/lib/keys/scopes";
 
 /** The scope a route needs, as the registry declares it, linked to its row on the restricted-keys page. */
 export function RouteScope({ route }: { route: PublicRoute }) {

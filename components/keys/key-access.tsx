@@ -10,7 +10,7 @@ import type { KeyEnvironment } from "@/lib/keys/format";
 import { displayEntry } from "@/lib/keys/ip-allowlist";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
-import { describeScopes } from "@/lib/public-api/scopes";
+import { describeScopes } from "@/lib/keys/scopes";
 import { RestrictionFields } from "./restriction-fields";
 
 interface Props {

@@ -15,7 +15,7 @@ import {
   scopeChoice,
   type Scope,
   type ScopeChoice,
-} from "@/lib/public-api/scopes";
+} from "@/lib/keys/scopes";
 
 // The fields that restrict a key, shared by the create dialog and the key's
 // page: what it can do (All, Read only, or chosen scopes, with the routes that

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { narrowScopesAction } from "@/lib/keys/actions";
 import { scopeField } from "@/lib/keys/scope-field";
-import type { Scope } from "@/lib/public-api/scopes";
+import type { Scope } from "@/lib/keys/scopes";
 
 /**
  * "Narrower scopes from real use": the scopes the key's successful requests

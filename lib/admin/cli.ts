@@ -4,7 +4,7 @@ import { emailSchema, newPasswordSchema } from "../auth/credentials.schema";
 import { testModeProblem } from "../auth/test-hashing";
 import { db } from "../db";
 import { KeyActionError } from "../keys/errors";
-import { SCOPE_NAMES } from "../public-api/scopes";
+import { SCOPE_NAMES } from "../keys/scopes";
 import {
   CheckFailed,
   NotFoundError,

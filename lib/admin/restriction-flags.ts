@@ -1,6 +1,6 @@
 import { parseAllowlist } from "../keys/ip-allowlist";
 import { MAX_RATE_LIMIT, type KeyRestrictions } from "../keys/restrictions";
-import { isScope, normalizeScopes, READ_ONLY_SCOPES, SCOPE_NAMES, type KeyScopes } from "../public-api/scopes";
+import { isScope, normalizeScopes, READ_ONLY_SCOPES, SCOPE_NAMES, type KeyScopes } from "../keys/scopes";
 import { UsageError, type Flags } from "./command-support";
 
 // The restriction flags of key:create and key:update. Each refusal names its

@@ -3,7 +3,7 @@
 // scope line and the route list's Scope column all come from here, so a route
 // moved to another scope moves in every one of them.
 import { publicRoutes, type PublicRoute } from "../public-api/routes";
-import { READ_ONLY_SCOPES, SCOPE_NAMES, SCOPES, type Scope } from "../public-api/scopes";
+import { READ_ONLY_SCOPES, SCOPE_NAMES, SCOPES, type Scope } from "../keys/scopes";
 
 export const RESTRICTED_KEYS_HREF = "/docs/restricted-keys";
 

@@ -6,7 +6,7 @@ import { gracePeriodSchema } from "./grace";
 import { parseAllowlist } from "./ip-allowlist";
 import type { KeyRestrictions } from "./restrictions";
 import { scopeField } from "./scope-field";
-import { READ_ONLY_SCOPES, SCOPE_NAMES } from "../public-api/scopes";
+import { READ_ONLY_SCOPES, SCOPE_NAMES } from "./scopes";
 
 export const labelSchema = z
   .string({ error: "Give the key a label." })

@@ -1,8 +1,7 @@
 import "server-only";
 import { getEnv } from "../env";
 import { rateLimits } from "../env-schema";
-import { routesByScope } from "../public-api/routes";
-import type { Scope } from "../public-api/scopes";
+import type { Scope } from "./scopes";
 import type { KeyEnvironment } from "./format";
 
 /** What the restriction forms show beside their fields, worked out on the server (no registry in the browser). */
@@ -12,10 +11,11 @@ export interface RestrictionOptions {
   defaultRateLimits: Record<KeyEnvironment, number>;
 }
 
-export function restrictionOptions(): RestrictionOptions {
+/** `routesByScope`: each scope's routes, from the public API's registry (`routesByScope()` in lib/public-api/routes.ts). */
+export function restrictionOptions(routesByScope: Record<Scope, string[]>): RestrictionOptions {
   const env = getEnv();
   return {
-    routesByScope: routesByScope(),
+    routesByScope,
     defaultRateLimits: { dev: rateLimits(env, "dev").perKey, prod: rateLimits(env, "prod").perKey },
   };
 }

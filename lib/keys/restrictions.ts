@@ -1,4 +1,4 @@
-import { describeScopes, parseStoredScopes, serializeScopes, type KeyScopes } from "../public-api/scopes";
+import { describeScopes, parseStoredScopes, serializeScopes, type KeyScopes } from "./scopes";
 import { displayEntry, parseStoredAllowlist, serializeAllowlist } from "./ip-allowlist";
 
 // What a key may do beyond being valid: its scopes, the addresses it may be

@@ -1,4 +1,4 @@
-import type { Scope } from "../public-api/scopes";
+import type { Scope } from "./scopes";
 
 /** The form field of each scope's checkbox: "scope:catalog:read" (the forms and key.schema.ts share it). */
 export const scopeField = (scope: Scope) => `scope:${scope}`;

@@ -29,7 +29,7 @@ import { countRequest, type CountedRate } from "./count-request";
 import { rateLimitHeaders, type RateLimitStore } from "./rate-limit";
 import { routeHandlers } from "./route-handlers";
 import { pathParams, routesForPath, type PublicRoute, type RegisteredRoute } from "./routes";
-import { allows } from "./scopes";
+import { allows } from "../keys/scopes";
 import { withFields } from "../with-fields";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through

@@ -16,7 +16,7 @@ import {
   generationSchema,
   messageSchema,
 } from "./openapi/response-schemas";
-import { SCOPE_NAMES, type Scope } from "./scopes";
+import { SCOPE_NAMES, type Scope } from "../keys/scopes";
 import { appListSchema, appSchema, listQuerySchema, mediaModelListSchema, modelListSchema } from "./schemas";
 
 export type HttpMethod = "GET" | "POST";
@@ -342,6 +342,11 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** The scope each route needs, by route name (what usage records): for the usage signals' scope suggestion. */
+export function routeScopes(): ReadonlyMap<string, Scope> {
+  return new Map(publicRoutes.map((route) => [route.name as string, route.scope]));
 }
 
 /** Each scope's routes as "METHOD /path", in the registry's order: what a key with that scope can call. */

@@ -1,7 +1,6 @@
 import "server-only";
 import { db } from "../db";
-import { publicRoutes } from "../public-api/routes";
-import { normalizeScopes, type Scope } from "../public-api/scopes";
+import { normalizeScopes, SCOPE_NAMES, type Scope } from "../keys/scopes";
 import { hourOf } from "./event";
 import { ownedKeyRows } from "./owned-key";
 
@@ -107,7 +106,12 @@ export const SCOPE_EVIDENCE_DAYS = 30;
  * catalog's order: what it could be narrowed to without breaking what it does.
  * Refused requests (403, 429, ...) say nothing about what the key needs.
  */
-export async function usedScopes(userId: string, publicId: string, now = new Date()): Promise<Scope[] | null> {
+export async function usedScopes(
+  userId: string,
+  publicId: string,
+  scopeOfRoute: ReadonlyMap<string, Scope>,
+  now = new Date(),
+): Promise<Scope[] | null> {
   const rows = await ownedKeyRows(userId, [publicId]);
   const keyId = [...rows.keys()][0];
   if (!keyId) return null;
@@ -119,8 +123,7 @@ export async function usedScopes(userId: string, publicId: string, now = new Dat
       hour: { gte: hourOf(new Date(now.getTime() - SCOPE_EVIDENCE_DAYS * DAY_MS)) },
     },
   });
-  const scopeOf = new Map(publicRoutes.map((route) => [route.name as string, route.scope]));
-  return normalizeScopes(used.flatMap((row) => (scopeOf.has(row.route) ? [scopeOf.get(row.route)!] : [])));
+  return normalizeScopes(used.flatMap((row) => (scopeOfRoute.has(row.route) ? [scopeOfRoute.get(row.route)!] : [])));
 }
 
 export interface KeySignals {
@@ -138,26 +141,31 @@ interface SignalKey {
   restrictions: { scopes: "all" | readonly Scope[] };
 }
 
-/** Everything the key page shows from usage beside its charts, in one call. */
-export async function keySignals(userId: string, key: SignalKey, now = new Date()): Promise<KeySignals> {
+/**
+ * Everything the key page shows from usage beside its charts, in one call.
+ * `scopeOfRoute` is the scope each route name needs (the public API's registry
+ * knows it: `routeScopes()` in lib/public-api/routes.ts).
+ */
+export async function keySignals(
+  userId: string,
+  key: SignalKey,
+  scopeOfRoute: ReadonlyMap<string, Scope>,
+  now = new Date(),
+): Promise<KeySignals> {
   const usable = key.status === "active" || key.status === "expiring";
   const [afterEnd, rotation, used] = await Promise.all([
     triedAfterEnd(userId, [key.id]).then((found) => found.get(key.id) ?? null),
     key.status === "expiring" && key.successor ? rotationProgress(userId, key.id, key.successor.id, now) : null,
-    usable ? usedScopes(userId, key.id, now) : null,
+    usable ? usedScopes(userId, key.id, scopeOfRoute, now) : null,
   ]);
   const held = key.restrictions.scopes === "all" ? null : key.restrictions.scopes;
   const narrower =
     used !== null &&
     used.length > 0 &&
     (held === null
-      ? used.length < publicScopeCount()
+      ? used.length < SCOPE_NAMES.length
       : used.length < held.length && used.every((s) => held.includes(s)));
   return { afterEnd, rotation, suggestedScopes: narrower ? used : null };
-}
-
-function publicScopeCount(): number {
-  return new Set(publicRoutes.map((route) => route.scope)).size;
 }
 
 export interface ListSignals {

@@ -10,7 +10,7 @@ import type { KeyRestrictions } from "@/lib/keys/restrictions";
 import { KeyActionError } from "@/lib/keys/errors";
 import { keyRateLimit } from "@/lib/public-api/count-request";
 import { routeErrors, type PublicRoute } from "@/lib/public-api/routes";
-import { READ_ONLY_SCOPES, SCOPE_NAMES, type Scope } from "@/lib/public-api/scopes";
+import { READ_ONLY_SCOPES, SCOPE_NAMES, type Scope } from "@/lib/keys/scopes";
 import { callApi, makeKeyFixtures, publicRoutes } from "../helpers/api-fixtures";
 import { startApiServer } from "../helpers/api-server";
 

@@ -8,7 +8,7 @@ import { createAccount } from "@/lib/auth/accounts";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
 import { createKey } from "@/lib/keys/lifecycle";
 import { routeHandlers } from "@/lib/public-api/route-handlers";
-import { allows, SCOPE_NAMES, type KeyScopes } from "@/lib/public-api/scopes";
+import { allows, SCOPE_NAMES, type KeyScopes } from "@/lib/keys/scopes";
 import { callApi, publicRoutes } from "../helpers/api-fixtures";
 import { propertyRuns } from "../helpers/property-runs";
 

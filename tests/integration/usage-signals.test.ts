@@ -10,6 +10,7 @@ import { getKey } from "@/lib/keys/queries";
 import { testGate } from "../helpers/test-gate";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { keySignals, rotationProgress, usedScopes, triedAfterEnd } from "@/lib/usage/signals";
+import { routeScopes } from "@/lib/public-api/routes";
 import { writeUsage } from "../helpers/usage-writer";
 
 vi.hoisted(() => {
@@ -73,7 +74,7 @@ describe("rotation progress", () => {
     expect(await rotationProgress(stranger, old.key.id, rotated.key.id)).toBeNull();
 
     const page = await getKey(actor.userId, old.key.id);
-    const signals = await keySignals(actor.userId, page!);
+    const signals = await keySignals(actor.userId, page!, routeScopes());
     expect(signals.rotation?.oldShare).toBe(0.75);
   });
 });
@@ -86,14 +87,16 @@ describe("scopes from real use", () => {
     // A refused request says nothing about what the key needs.
     await call("/api/v1/chat/completions", wide.secret, undefined, undefined, "{");
     await buffer.flush();
-    expect(await usedScopes(actor.userId, wide.key.id)).toEqual(["catalog:read"]);
-    const wideSignals = await keySignals(actor.userId, (await getKey(actor.userId, wide.key.id))!);
+    expect(await usedScopes(actor.userId, wide.key.id, routeScopes())).toEqual(["catalog:read"]);
+    const wideSignals = await keySignals(actor.userId, (await getKey(actor.userId, wide.key.id))!, routeScopes());
     expect(wideSignals.suggestedScopes).toEqual(["catalog:read"]);
 
     const narrow = await newKey({ scopes: ["catalog:read"] }, "narrow");
     await call("/api/v1/models", narrow.secret);
     await buffer.flush();
-    expect((await keySignals(actor.userId, (await getKey(actor.userId, narrow.key.id))!)).suggestedScopes).toBeNull();
-    expect(await usedScopes(stranger, wide.key.id)).toBeNull();
+    expect(
+      (await keySignals(actor.userId, (await getKey(actor.userId, narrow.key.id))!, routeScopes())).suggestedScopes,
+    ).toBeNull();
+    expect(await usedScopes(stranger, wide.key.id, routeScopes())).toBeNull();
   });
 });

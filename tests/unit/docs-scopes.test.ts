@@ -14,7 +14,7 @@ import { searchDocs } from "@/lib/docs/search";
 import { buildSearchIndex } from "@/lib/docs/search-index";
 import { insufficientScopeChallenge } from "@/lib/public-api/credentials";
 import { publicRoutes, routeErrors, type PublicRoute } from "@/lib/public-api/routes";
-import { READ_ONLY_SCOPES, SCOPE_NAMES, SCOPES } from "@/lib/public-api/scopes";
+import { READ_ONLY_SCOPES, SCOPE_NAMES, SCOPES } from "@/lib/keys/scopes";
 
 const BASE = "https://api.keyport.example";
 const routes = publicRoutes as readonly PublicRoute[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createKeySchema, updateRestrictionsSchema } from "@/lib/keys/key.schema";
 import { accessSummary, fromStoredRestrictions, toStoredRestrictions } from "@/lib/keys/restrictions";
-import { allows, parseStoredScopes, READ_ONLY_SCOPES, SCOPE_NAMES } from "@/lib/public-api/scopes";
+import { allows, parseStoredScopes, READ_ONLY_SCOPES, SCOPE_NAMES } from "@/lib/keys/scopes";
 import { publicRoutes } from "@/lib/public-api/routes";
 
 const base = { label: "restricted", environment: "dev", expiry: "never" };

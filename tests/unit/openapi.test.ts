@@ -12,7 +12,7 @@ import { openApiDocument } from "@/lib/public-api/openapi";
 import { fileSchema, generationSchema } from "@/lib/public-api/openapi/response-schemas";
 import type { Operation, PathItem, Reference } from "@/lib/public-api/openapi/types";
 import { publicRoutes, routeErrors, type PublicRoute } from "@/lib/public-api/routes";
-import { SCOPE_NAMES, SCOPES } from "@/lib/public-api/scopes";
+import { SCOPE_NAMES, SCOPES } from "@/lib/keys/scopes";
 
 const BASE_URL = "https://keyport.example";
 const routes = publicRoutes as readonly PublicRoute[];

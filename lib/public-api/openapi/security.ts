@@ -3,7 +3,7 @@
 // non-OAuth requirement list "role names"; each operation lists its scope
 // there and again as x-keyport-scope, for tools that ignore the first.
 import type { PublicRoute } from "../routes";
-import { READ_ONLY_SCOPES, SCOPE_NAMES, SCOPES } from "../scopes";
+import { READ_ONLY_SCOPES, SCOPE_NAMES, SCOPES } from "../../keys/scopes";
 import type { SecurityRequirement } from "./types";
 
 const scopeList = SCOPE_NAMES.map((scope) => `- \`${scope}\`: ${SCOPES[scope]}`).join("\n");

@@ -1,7 +1,7 @@
 // The few OpenAPI 3.1 shapes the document uses, typed just enough for the
 // builder and the tests to agree on them. Type aliases rather than interfaces,
 // so a document passes as a plain Record<string, unknown>.
-import type { Scope } from "../scopes";
+import type { Scope } from "../../keys/scopes";
 
 export type JsonSchema = Record<string, unknown>;
 

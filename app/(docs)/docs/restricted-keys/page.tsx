@@ -9,7 +9,7 @@ import { envDefaults, rateLimits } from "@/lib/env-schema";
 import { MAX_ALLOWLIST_ENTRIES } from "@/lib/keys/ip-allowlist";
 import { DEFAULT_EXPIRY } from "@/lib/keys/expiry";
 import { publicRoutes, type PublicRoute } from "@/lib/public-api/routes";
-import { READ_ONLY_SCOPES, type Scope } from "@/lib/public-api/scopes";
+import { READ_ONLY_SCOPES, type Scope } from "@/lib/keys/scopes";
 
 export const metadata: Metadata = { title: "Restricted keys" };
 

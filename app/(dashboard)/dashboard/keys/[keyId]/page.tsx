@@ -19,6 +19,7 @@ import { RotationMeter } from "@/components/usage/rotation-meter";
 import { ScopeSuggestion } from "@/components/usage/scope-suggestion";
 import { AfterEndNotice } from "@/components/usage/after-end-notice";
 import { keySignals } from "@/lib/usage/signals";
+import { routeScopes, routesByScope } from "@/lib/public-api/routes";
 
 export const metadata: Metadata = { title: "API key" };
 
@@ -56,7 +57,7 @@ export default async function KeyPage({
       now,
     ),
   ]);
-  const signals = await keySignals(session.userId, key, now);
+  const signals = await keySignals(session.userId, key, routeScopes(), now);
   const target = { id: key.id, label: key.label, status: key.status, decoy: key.decoy };
 
   return (
@@ -121,7 +122,7 @@ export default async function KeyPage({
             environment={key.environment}
             restrictions={key.restrictions}
             rateLimitByOperator={key.rateLimitByOperator}
-            options={restrictionOptions()}
+            options={restrictionOptions(routesByScope())}
             editable={isUsable(key.status)}
           />
           {isUsable(key.status) && (
