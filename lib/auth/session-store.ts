@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { recordAudit, type Actor } from "../audit";
 import { db } from "../db";
-import { queueNewSignIn } from "../mail/account-notices";
+import { queueNewSignIn, queueStepUpFailed } from "../mail/account-notices";
 import { tokenDigest } from "../security/token";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "./limits";
 
@@ -87,7 +87,7 @@ export function listSessions(userId: string, now = new Date()) {
 // How long a browser signed out from elsewhere can still be told why.
 const ENDED_NOTICE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-export type EndReason = "ended_elsewhere" | "all_others_ended";
+export type EndReason = "ended_elsewhere" | "all_others_ended" | "step_up_failed";
 
 type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
 
@@ -96,7 +96,12 @@ type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
  * record of each (by the token's digest), so the browser that held it learns
  * on the sign-in page why it was signed out. One transaction with its audit row.
  */
-async function endSessionsWhere(actor: Actor, where: { id: string | { not: string } }, reason: EndReason) {
+async function endSessionsWhere(
+  actor: Actor,
+  where: { id: string | { not: string } },
+  reason: EndReason,
+  alsoInTransaction?: (tx: Tx, now: Date) => Promise<void>,
+) {
   const now = new Date();
   return db.$transaction(async (tx: Tx) => {
     const ended = await tx.session.findMany({
@@ -104,7 +109,11 @@ async function endSessionsWhere(actor: Actor, where: { id: string | { not: strin
       select: { id: true, sessionToken: true },
     });
     if (ended.length === 0) return 0;
-    await tx.session.deleteMany({ where: { userId: actor.userId, id: { in: ended.map((s) => s.id) } } });
+    const deleted = await tx.session.deleteMany({
+      where: { userId: actor.userId, id: { in: ended.map((s) => s.id) } },
+    });
+    // Another request ended them between the read and the delete: it records the rest.
+    if (deleted.count === 0) return 0;
     await tx.endedSession.deleteMany({ where: { expiresAt: { lte: now } } });
     await tx.endedSession.createMany({
       data: ended.map((session) => ({
@@ -118,6 +127,7 @@ async function endSessionsWhere(actor: Actor, where: { id: string | { not: strin
       })),
     });
     await recordAudit(tx, actor, "auth.sessions_ended", null, { count: ended.length, reason });
+    await alsoInTransaction?.(tx, now);
     return ended.length;
   });
 }
@@ -129,6 +139,18 @@ export async function endSession(actor: Actor, sessionId: string): Promise<boole
 
 export async function endOtherSessions(actor: Actor, keepSessionId: string): Promise<number> {
   return endSessionsWhere(actor, { id: { not: keepSessionId } }, "all_others_ended");
+}
+
+/**
+ * Ends a session that answered the "confirm it's you" dialog wrongly too
+ * often, and mails its owner, in one transaction: true for the one call that
+ * ended it, however many wrong answers raced to.
+ */
+export async function endSessionAfterStepUpFailures(actor: Actor, sessionId: string): Promise<boolean> {
+  const ended = await endSessionsWhere(actor, { id: sessionId }, "step_up_failed", (tx, now) =>
+    queueStepUpFailed(tx, { id: sessionId, userId: actor.userId }, actor, now),
+  );
+  return ended === 1;
 }
 
 export interface EndedSessionNotice {

@@ -99,13 +99,12 @@ export async function confirmTwoFactorAction(
 }
 
 // Turns two-factor off, with a current code or a recovery code. The code is
-// checked as the step-up dialog checks one: a wrong one counts toward the
-// sign-in lockout, so it is no cheaper to guess here than at sign-in.
+// checked as the step-up dialog checks one: a wrong one counts against this
+// session, whose fifth wrong answer ends it, so it is no cheaper to guess here.
 export async function disableTwoFactorAction(
   _previous: ActionState<string>,
   formData: FormData,
 ): Promise<ActionResult<string>> {
-  const requestHeaders = await headers();
   const guard = await requireActionSession();
   if (!guard.ok) return failure(guard.error, formData, { omit: CODE_FIELDS });
   if (!isForm(formData)) return failure(NOT_A_FORM);
@@ -113,11 +112,9 @@ export async function disableTwoFactorAction(
   if (stale) return stale;
   const parsed = codeSchema.safeParse({ code: formData.get("code") ?? "" });
   if (!parsed.success) return failure(parsed.error.issues[0]!.message, formData, { omit: CODE_FIELDS });
-  const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
-  const proved = await proveIdentity(guard.session, { code: parsed.data.code }, ip);
+  const proved = await proveIdentity(guard.session, { code: parsed.data.code }, await actorFor(guard.session));
   if (!proved.ok) {
-    const message = proved.error.startsWith("Too many attempts") ? proved.error : WRONG_CODE;
-    return failure(message, formData, { fieldErrors: { code: [message] }, omit: CODE_FIELDS });
+    return failure(proved.error, formData, { fieldErrors: { code: [proved.error] }, omit: CODE_FIELDS });
   }
   await disableTwoFactor(await actorFor(guard.session), guard.session.email);
   log.info("auth.two_factor_disabled", { user_id: guard.session.userId });
