@@ -4,7 +4,8 @@ import type { Actor } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
 import { dummyPasswordHash, PasswordCheckBusy, passwordHasher } from "./password";
-import { endSessionAfterStepUpFailures, type ActiveSession } from "./session-store";
+import { answerInSession, SESSION_MAX_WRONG_ANSWERS } from "./session-answers";
+import type { ActiveSession } from "./session-store";
 import { verifySecondFactor } from "./two-factor/verify";
 
 // A fresh sign-in before production key changes ("sudo mode", as GitHub calls
@@ -46,27 +47,18 @@ export interface StepUpProof {
   code?: string | undefined;
 }
 
-/** Wrong answers in a row that end the session (and mail its owner). */
-export const STEP_UP_MAX_FAILURES = 5;
+export const STEP_UP_MAX_FAILURES = SESSION_MAX_WRONG_ANSWERS;
 export const STEP_UP_CODE_NEEDED = "Two-factor sign-in is on: enter a code from your app, or a recovery code.";
-export const STEP_UP_SESSION_ENDED =
-  "Five wrong answers: this session is signed out, and the account’s owner was emailed. Sign in again.";
 
-export type StepUpResult = { ok: true } | { ok: false; error: string; sessionEnded?: true };
+export type StepUpResult = { ok: true } | { ok: false; error: string; sessionEnded?: boolean };
 
 /**
  * Checks a password or a two-factor code for the signed-in user and, when it
  * is right, marks the session verified now. With two-factor on, only a code
  * (or a recovery code) will do: a password alone is what a phished or
- * shoulder-surfed owner loses first.
- *
- * Wrong answers count against this session only, never toward the sign-in
- * lockout, and no lockout is consulted: the dialog runs inside a session that
- * already signed in, so failures elsewhere (someone guessing this email's
- * password, or another account's from the owner's shared address) cannot stop
- * its owner from revoking a leaked key. Guessing stays bounded: each answer is
- * counted before it is checked (racing answers see each other), and the
- * fifth wrong one in a row ends the session and mails its owner.
+ * shoulder-surfed owner loses first. Wrong answers count against this session
+ * only, and no sign-in lockout is consulted (lib/auth/session-answers.ts):
+ * nobody else's failures can stop the owner from revoking a leaked key.
  */
 export async function proveIdentity(
   session: ActiveSession,
@@ -75,36 +67,16 @@ export async function proveIdentity(
   now = new Date(),
 ): Promise<StepUpResult> {
   const methods = await stepUpMethods(session.userId);
+  // Not counted: nothing was checked, and the dialog asks for a code in the first place.
   if (methods.twoFactor && !proof.code) return { ok: false, error: STEP_UP_CODE_NEEDED };
   // Refused before it counts as an answer, as at sign-in: the caller answers "try again in a moment".
   if (proof.password && !proof.code && passwordHasher.saturated()) throw new PasswordCheckBusy();
-  const counted = await db.session.updateMany({
-    where: { id: session.id, userId: session.userId, stepUpFailures: { lt: STEP_UP_MAX_FAILURES } },
-    data: { stepUpFailures: { increment: 1 } },
-  });
-  if (counted.count === 0) return endAfterFailures(session, actor);
-  if (await uncountedIfBusy(session, () => proofHolds(session.userId, proof, now))) {
-    await db.session.updateMany({
-      where: { id: session.id, userId: session.userId },
-      data: { verifiedAt: now, stepUpFailures: 0 },
-    });
-    log.info("auth.step_up", {
-      user_id: session.userId,
-      session_id: session.id,
-      with: proof.code ? "code" : "password",
-    });
-    return { ok: true };
-  }
-  const row = await db.session.findUnique({ where: { id: session.id }, select: { stepUpFailures: true } });
-  const failures = row?.stepUpFailures ?? STEP_UP_MAX_FAILURES;
-  log.info("auth.step_up.failed", { user_id: session.userId, session_id: session.id, ip: actor.ip, failures });
-  if (failures >= STEP_UP_MAX_FAILURES) return endAfterFailures(session, actor);
-  const left = STEP_UP_MAX_FAILURES - failures;
   const wrong = proof.code ? "That code is not right, or was used already." : "That password is not right.";
-  return {
-    ok: false,
-    error: `${wrong} ${left === 1 ? "One more wrong answer signs" : `${left} more wrong answers sign`} this session out.`,
-  };
+  const answer = await answerInSession(session, actor, () => proofHolds(session.userId, proof, now), wrong);
+  if (!answer.ok) return answer;
+  await db.session.updateMany({ where: { id: session.id, userId: session.userId }, data: { verifiedAt: now } });
+  log.info("auth.step_up", { user_id: session.userId, session_id: session.id, with: proof.code ? "code" : "password" });
+  return { ok: true };
 }
 
 async function proofHolds(userId: string, proof: StepUpProof, now: Date): Promise<boolean> {
@@ -113,28 +85,6 @@ async function proofHolds(userId: string, proof: StepUpProof, now: Date): Promis
   const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
   const matches = await passwordHasher.verify(user?.passwordHash ?? dummyPasswordHash(), proof.password);
   return Boolean(user?.passwordHash) && matches;
-}
-
-/** A password check refused for a full queue was no answer: it does not count. */
-async function uncountedIfBusy(session: ActiveSession, check: () => Promise<boolean>): Promise<boolean> {
-  try {
-    return await check();
-  } catch (error) {
-    if (error instanceof PasswordCheckBusy) {
-      await db.session.updateMany({
-        where: { id: session.id, stepUpFailures: { gt: 0 } },
-        data: { stepUpFailures: { decrement: 1 } },
-      });
-    }
-    throw error;
-  }
-}
-
-async function endAfterFailures(session: ActiveSession, actor: Actor): Promise<StepUpResult> {
-  if (await endSessionAfterStepUpFailures(actor, session.id)) {
-    log.warn("auth.step_up.session_ended", { user_id: session.userId, session_id: session.id, ip: actor.ip });
-  }
-  return { ok: false, error: STEP_UP_SESSION_ENDED, sessionEnded: true };
 }
 
 /** How this user can prove themselves in the dialog: a password, a two-factor code, or (neither) GitHub again. */
