@@ -9,8 +9,9 @@ import { getEnv } from "../env";
 import { log } from "../log";
 import { tryAgainAt } from "./accounts";
 import { carriesApiKey } from "./api-key-headers";
-import { markAttemptSucceeded, recordAttempt, signInLockedUntil } from "./attempts";
+import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "./attempts";
 import { startBrowserSession } from "./browser-session";
+import { currentDevice } from "./device-cookie";
 import { clientIp } from "./client-ip";
 import { actorFor, API_KEY_REFUSED_MESSAGE, requireActionSession } from "./guard";
 import { confirmEnrolment, disableTwoFactor, startEnrolment } from "./two-factor/enrolment";
@@ -41,9 +42,11 @@ export async function twoFactorSignInAction(_previous: ActionState, formData: Fo
   if (!parsed.success) return failure(parsed.error.issues[0]!.message, formData, { omit: CODE_FIELDS });
   const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
   const email = pending.user.email;
-  // Recorded as a failure before it is checked, like a password: racing guesses see each other.
-  const attempt = await recordAttempt("sign_in", email, ip, false);
-  const lockedUntil = await signInLockedUntil(email, ip);
+  // Recorded as a failure before it is checked, like a password: racing guesses
+  // see each other. A browser with a device cookie for this email is counted apart.
+  const device = await currentDevice(email);
+  const attempt = await recordAttempt("sign_in", email, ip, false, device);
+  const lockedUntil = await signInLockedUntilFor(email, ip, device);
   if (lockedUntil) {
     log.warn("auth.sign_in.locked_out", { email, ip, step: "two_factor", retry_at: lockedUntil.toISOString() });
     return failure(tryAgainAt(lockedUntil), formData, { omit: CODE_FIELDS });
@@ -56,7 +59,7 @@ export async function twoFactorSignInAction(_previous: ActionState, formData: Fo
   // Only one request finishes a pending step, however many carry a right code.
   if (!(await finishPendingSignIn(pending.id))) return failure(EXPIRED_STEP);
   await markAttemptSucceeded(attempt.id);
-  await startBrowserSession(pending.userId, ip, requestHeaders.get("user-agent"));
+  await startBrowserSession({ id: pending.userId, email }, ip, requestHeaders.get("user-agent"));
   log.info("auth.sign_in.second_factor", { user_id: pending.userId, factor });
   redirect(pending.callbackUrl);
 }
