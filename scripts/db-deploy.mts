@@ -118,7 +118,8 @@ if (held && noOldInstances) {
 } else if (held) {
   console.log(
     `keyport: held back ${held} and any later migration: instances of the previous release may still be running. ` +
-      "Run `npm run db:deploy` again once none is left (docs/operations.md).",
+      "Run `npm run db:deploy` again once none is left: until then the database still holds what that " +
+      "migration removes (session tokens in clear). See docs/operations.md.",
   );
 }
 try {

@@ -102,7 +102,7 @@ describe("the fresh sign-in under someone else's failures", () => {
     const owner = await ownerWithProductionKey();
     for (let i = 0; i < 10; i++) {
       stranger(owner.ip);
-      const someoneElse = `colleague-${i}-${owner.email}`;
+      const someoneElse = `c${i}-${owner.email}`;
       expect(await signInAction(null, form({ email: someoneElse, password: `wrong guess ${i}` }))).toMatchObject({
         ok: false,
       });
