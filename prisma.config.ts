@@ -23,7 +23,8 @@ const target = databaseTarget(process.env.DATABASE_URL, root);
 export default defineConfig({
   schema: target.schemaPath,
   // No seed: a fresh database needs nothing in it (accounts are made by signing up or with the operator CLI).
-  migrations: { path: target.migrationsPath },
+  // KEYPORT_MIGRATIONS_PATH: scripts/db-deploy.mts's copy of the folder, holding back a contract migration.
+  migrations: { path: process.env.KEYPORT_MIGRATIONS_PATH || target.migrationsPath },
   datasource: {
     url: target.url,
     ...(process.env.SHADOW_DATABASE_URL ? { shadowDatabaseUrl: process.env.SHADOW_DATABASE_URL } : {}),

@@ -7,6 +7,7 @@ import { publicBaseUrl } from "./lib/env-schema";
 import { errorResponse } from "./lib/errors/error-response";
 import { newRequestId } from "./lib/errors/request-id";
 import { contentSecurityPolicy, needsNonce } from "./lib/security/csp";
+import { crossOriginWrite } from "./lib/security/form-origin";
 import { strictTransportSecurity } from "./lib/security/hsts";
 
 export function proxy(request: NextRequest) {
@@ -18,6 +19,18 @@ export function proxy(request: NextRequest) {
   // without a session cookie beside it.
   if (carriesApiKey(request.headers)) {
     const refused = errorResponse("api_key_not_allowed", { baseUrl, requestId });
+    applySecurityHeaders(refused.headers, contentSecurityPolicy(null), baseUrl);
+    return refused;
+  }
+
+  // A form post or server action from any other origin (scheme, host and port) changes nothing.
+  const origin = request.headers.get("origin");
+  const development = process.env.NODE_ENV === "development";
+  if (crossOriginWrite(request.method, origin, { baseUrl, host: request.headers.get("host"), development })) {
+    const refused = new NextResponse("This form was sent from another site.", {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId },
+    });
     applySecurityHeaders(refused.headers, contentSecurityPolicy(null), baseUrl);
     return refused;
   }

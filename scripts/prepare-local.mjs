@@ -3,7 +3,7 @@
 // 1. Generates the development secrets that are missing into
 //    .env.development.local (git-ignored; Next loads it only in development).
 // 2. Applies the committed migrations to the database (SQLite by default,
-//    created on first run) and seeds what the app needs.
+//    created on first run) and the backfills that follow them (db:deploy).
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -38,24 +38,20 @@ function ensureDevelopmentSecrets() {
   console.log(`keyport: generated ${missing.join(", ")} for development in .env.development.local (git-ignored).`);
 }
 
-function prisma(args) {
-  execFileSync(path.join(root, "node_modules", ".bin", "prisma"), args, { cwd: root, stdio: "inherit" });
-}
-
 if (process.env.NODE_ENV !== "production") ensureDevelopmentSecrets();
 loadEnvFiles();
 mkdirSync(path.join(root, "data"), { recursive: true });
-prisma(["migrate", "deploy"]);
-// The release step that follows the migrations (as in npm run db:deploy):
-// chains activity rows written before the activity chain existed. Quiet and
-// quick when there is nothing to chain.
+// The release step (npm run db:deploy): the migrations and the backfills SQL
+// cannot do. Nothing of an older release runs beside `npm run dev`, so no
+// migration waits for a second run.
 try {
   execFileSync(
     path.join(root, "node_modules", ".bin", "tsx"),
-    ["--conditions=react-server", path.join(root, "scripts", "admin.mts"), "audit:backfill"],
+    [path.join(root, "scripts", "db-deploy.mts"), "--no-old-instances"],
     { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
   );
-} catch {
-  // Printed above; in development a partly chained activity log is no reason not to start.
+} catch (error) {
+  // 3: only the activity log's backfill refused some accounts (printed above); in development that is no reason not to start.
+  if (error.status !== 3) throw error;
   console.warn("keyport: the activity log's backfill refused some accounts (see above); starting anyway.");
 }

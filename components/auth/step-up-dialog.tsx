@@ -57,10 +57,13 @@ function StepUpDialog({
     >
       <form {...form} className="flex flex-col gap-4" noValidate>
         <FormAlert message={error} />
-        {methods.password && <Input label="Password" name="password" type="password" autoComplete="current-password" />}
+        {/* With two-factor on, only a code will do (lib/auth/step-up.ts): a password alone is not asked for. */}
+        {methods.password && !methods.twoFactor && (
+          <Input label="Password" name="password" type="password" autoComplete="current-password" />
+        )}
         {methods.twoFactor && (
           <Input
-            label={methods.password ? "Or a code from your app" : "Code from your app"}
+            label="Code from your app"
             name="code"
             autoComplete="one-time-code"
             hint="A 6-digit code, or a recovery code."

@@ -8,14 +8,7 @@ import { displayEntry } from "@/lib/keys/ip-allowlist";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
 import { scopeField } from "@/lib/keys/scope-field";
-import {
-  READ_ONLY_SCOPES,
-  SCOPE_NAMES,
-  SCOPES,
-  scopeChoice,
-  type Scope,
-  type ScopeChoice,
-} from "@/lib/keys/scopes";
+import { READ_ONLY_SCOPES, SCOPE_NAMES, SCOPES, scopeChoice, type Scope, type ScopeChoice } from "@/lib/keys/scopes";
 
 // The fields that restrict a key, shared by the create dialog and the key's
 // page: what it can do (All, Read only, or chosen scopes, with the routes that

@@ -1,5 +1,6 @@
 import "server-only";
 import { createAccountAsOperator } from "../auth/accounts";
+import { hashLegacyTokens } from "../auth/legacy-session-token";
 import { emailSchema, newPasswordSchema } from "../auth/credentials.schema";
 import { testModeProblem } from "../auth/test-hashing";
 import { db } from "../db";
@@ -53,6 +54,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         offline
   audit:backfill                        chains activity rows written before the chain existed
                                         (npm run db:deploy runs it after the migrations)
+  sessions:hash-tokens                  stores the SHA-256 of each session's token where only the
+                                        token in clear is (npm run db:deploy runs it before and
+                                        after the migrations; docs/operations.md)
 
   --scopes S        all (the default), read-only, or a comma-separated list of:
                     ${SCOPE_NAMES.join(", ")}
@@ -81,6 +85,8 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "key:usage": keyUsageCommand,
   "audit:verify": verifyAuditCommand,
   "audit:backfill": backfillAuditCommand,
+  // SQLite has no SHA-256 in SQL: the session_token_hash migration's backfill runs here.
+  "sessions:hash-tokens": async () => ({ hashed_sessions: await hashLegacyTokens() }),
 };
 
 async function run(name: string, args: string[], io: Io): Promise<void> {

@@ -2,7 +2,7 @@ import "server-only";
 import { recordAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
-import { markAttemptSucceeded, recordAttempt, signInLockedUntil } from "./attempts";
+import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "./attempts";
 import { dummyPasswordHash, PasswordCheckBusy, passwordHasher, weakerThanCurrent } from "./password";
 
 import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE } from "./sign-in-params";
@@ -71,23 +71,31 @@ export type SignInResult = { ok: true; userId: string; email: string } | { ok: f
  * The attempt is recorded as a failure before anything is checked, so
  * concurrent guesses see each other: a burst of 500 cannot all slip under the
  * limit of 10. Attempts made while locked out are failures too, so a client
- * that keeps hammering keeps the lock.
+ * that keeps hammering keeps the lock. `device`: the browser's device cookie
+ * for this email (lib/auth/device-cookie.ts), which has a lockout of its own.
  */
-export async function verifyCredentials(email: string, password: string, ip: string): Promise<SignInResult> {
+export async function verifyCredentials(
+  email: string,
+  password: string,
+  ip: string,
+  device: string | null = null,
+): Promise<SignInResult> {
   // Refused before it counts as a guess: the caller answers "try again in a moment".
   if (passwordHasher.saturated()) throw new PasswordCheckBusy();
-  const attempt = await recordAttempt("sign_in", email, ip, false);
-  const lockedUntil = await signInLockedUntil(email, ip);
+  const attempt = await recordAttempt("sign_in", email, ip, false, device);
+  const lockedUntil = await signInLockedUntilFor(email, ip, device);
+  const trusted = device !== null;
   if (lockedUntil) {
-    log.warn("auth.sign_in.locked_out", { email, ip, retry_at: lockedUntil.toISOString() });
+    log.warn("auth.sign_in.locked_out", { email, ip, device: trusted, retry_at: lockedUntil.toISOString() });
     return { ok: false, error: tryAgainAt(lockedUntil) };
   }
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
   const matches = await passwordHasher.verify(user?.passwordHash ?? dummyPasswordHash(), password);
   if (!user || !user.passwordHash || !matches) {
-    const nowLocked = await signInLockedUntil(email, ip, new Date(), { afterThisAttempt: true });
-    if (nowLocked) log.warn("auth.sign_in.lockout_started", { email, ip, retry_at: nowLocked.toISOString() });
-    else log.info("auth.sign_in.failed", { email, ip });
+    const nowLocked = await signInLockedUntilFor(email, ip, device, new Date(), { afterThisAttempt: true });
+    if (nowLocked) {
+      log.warn("auth.sign_in.lockout_started", { email, ip, device: trusted, retry_at: nowLocked.toISOString() });
+    } else log.info("auth.sign_in.failed", { email, ip });
     return { ok: false, error: INVALID_CREDENTIALS_MESSAGE };
   }
   await markAttemptSucceeded(attempt.id);

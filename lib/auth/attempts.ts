@@ -5,8 +5,9 @@ import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, SIGN_UP_WINDOW_MS } from "./li
 
 type Kind = "sign_in" | "sign_up";
 
-export function recordAttempt(kind: Kind, email: string, ip: string, success: boolean) {
-  return db.authAttempt.create({ data: { kind, email, ip, success }, select: { id: true } });
+/** `device`: the id of a device cookie the browser holds for this email (lib/auth/device-cookie.ts), if any. */
+export function recordAttempt(kind: Kind, email: string, ip: string, success: boolean, device: string | null = null) {
+  return db.authAttempt.create({ data: { kind, email, ip, success, device }, select: { id: true } });
 }
 
 export async function markAttemptSucceeded(id: string): Promise<void> {
@@ -43,6 +44,26 @@ export async function signInLockedUntil(
   if (!byEmail) return byIp;
   if (!byIp) return byEmail;
   return byEmail > byIp ? byEmail : byIp;
+}
+
+/**
+ * The lockout for a sign-in attempt (password or two-factor code), as
+ * signInLockedUntil counts it, except from a browser that holds a device
+ * cookie for this email: its failures are counted per email and device, and
+ * nobody else's count. Anyone can fill the email-wide and address-wide counts
+ * by guessing; only someone who signed in to this email from this browser
+ * before holds its device's count.
+ */
+export function signInLockedUntilFor(
+  email: string,
+  ip: string,
+  device: string | null,
+  now = new Date(),
+  { afterThisAttempt = false } = {},
+): Promise<Date | null> {
+  if (!device) return signInLockedUntil(email, ip, now, { afterThisAttempt });
+  const count = afterThisAttempt ? SIGN_IN_MAX_FAILURES : SIGN_IN_MAX_FAILURES + 1;
+  return freedAt({ kind: "sign_in", success: false, email, device }, count, SIGN_IN_WINDOW_MS, now);
 }
 
 /** SIGN_UP_LIMIT_PER_HOUR (default 5) sign-ups an hour from one IP; the next waits until the time returned. */

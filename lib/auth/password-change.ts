@@ -2,15 +2,15 @@ import "server-only";
 import { recordAudit, type Actor } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
-import { tryAgainAt } from "./accounts";
-import { markAttemptSucceeded, recordAttempt, signInLockedUntil } from "./attempts";
 import { PasswordCheckBusy, passwordHasher } from "./password";
 import { queuePasswordChangedNotice } from "./password-notice";
+import { answerInSession } from "./session-answers";
 import { endOtherSessions } from "./session-store";
 
-// Changing the password from the account page. The current password is
-// checked like a sign-in: a wrong one is a failed sign-in attempt and counts
-// toward the lockout, so a stolen session cannot be used to guess it.
+// Changing the password from the account page. The current password is an
+// answer of the signed-in session (lib/auth/session-answers.ts): a wrong one
+// counts against that session, whose fifth ends it, so a stolen session cannot
+// be used to guess it; and nobody else's failed sign-ins can refuse the owner.
 
 export const WRONG_CURRENT_PASSWORD_MESSAGE = "That is not your current password.";
 export const NO_PASSWORD_MESSAGE =
@@ -31,22 +31,21 @@ export interface PasswordChange {
 /** Checks the current password, then sets the new one (already checked for strength) and ends the other sessions. */
 export async function changePassword(change: PasswordChange, now = new Date()): Promise<ChangePasswordResult> {
   const { actor, email } = change;
-  const ip = actor.ip ?? "unknown";
   if (passwordHasher.saturated()) throw new PasswordCheckBusy();
-  const attempt = await recordAttempt("sign_in", email, ip, false);
-  const lockedUntil = await signInLockedUntil(email, ip, now);
-  if (lockedUntil) {
-    log.warn("auth.password_change.locked_out", { user_id: actor.userId, ip, retry_at: lockedUntil.toISOString() });
-    return { ok: false, error: tryAgainAt(lockedUntil) };
-  }
   const user = await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { passwordHash: true } });
   if (!user.passwordHash) return { ok: false, error: NO_PASSWORD_MESSAGE };
-  if (!(await passwordHasher.verify(user.passwordHash, change.currentPassword))) {
-    const nowLocked = await signInLockedUntil(email, ip, now, { afterThisAttempt: true });
-    log.warn("auth.password_change.wrong_current", { user_id: actor.userId, ip, locked: nowLocked !== null });
-    return { ok: false, field: "currentPassword", error: WRONG_CURRENT_PASSWORD_MESSAGE };
+  const answer = await answerInSession(
+    { id: change.keepSessionId, userId: actor.userId },
+    actor,
+    () => passwordHasher.verify(user.passwordHash!, change.currentPassword),
+    WRONG_CURRENT_PASSWORD_MESSAGE,
+  );
+  if (!answer.ok) {
+    log.warn("auth.password_change.wrong_current", { user_id: actor.userId, ip: actor.ip, ended: answer.sessionEnded });
+    return answer.sessionEnded
+      ? { ok: false, error: answer.error }
+      : { ok: false, field: "currentPassword", error: answer.error };
   }
-  await markAttemptSucceeded(attempt.id);
 
   const passwordHash = await passwordHasher.hash(change.newPassword);
   await db.$transaction(async (tx) => {

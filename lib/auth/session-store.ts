@@ -2,21 +2,25 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { recordAudit, type Actor } from "../audit";
 import { db } from "../db";
-import { queueNewSignIn } from "../mail/account-notices";
+import { queueNewSignIn, queueStepUpFailed } from "../mail/account-notices";
 import { tokenDigest } from "../security/token";
+import { adoptLegacySession, deleteLegacySession, hashLegacyTokens, writeLegacyToken } from "./legacy-session-token";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "./limits";
 
 // Server-side sessions behind next-auth's cookie. next-auth 4 will not use its
 // database strategy with the Credentials provider, so it keeps the "jwt"
 // strategy while lib/auth/options.ts swaps the JWT for the token minted here:
 // 32 bytes from the CSPRNG, base64url. The cookie carries only that token;
-// this table decides whether it is still good, so deleting a row ends the
-// session everywhere at once.
+// the table keeps only its SHA-256 (tokenHash), like every other bearer secret
+// (lib/security/token.ts), so a copy of the table signs nobody in; and it
+// decides whether the token is still good, so deleting a row ends the session
+// everywhere at once.
 
 export interface ActiveSession {
   id: string;
   userId: string;
   email: string;
+  /** The cookie's token, as the browser sent it: never stored. */
   sessionToken: string;
 }
 
@@ -24,12 +28,17 @@ export function newSessionToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** Creates the session row at sign-in, with its activity-log entry in the same transaction. */
+/**
+ * Creates the session row at sign-in, with its activity-log entry in the same
+ * transaction. Returns the row and the token for the cookie, which only the
+ * caller ever holds.
+ */
 export async function createSession(userId: string, ip: string, userAgent: string | null, now = new Date()) {
-  return db.$transaction(async (tx) => {
+  const sessionToken = newSessionToken();
+  const session = await db.$transaction(async (tx) => {
     const session = await tx.session.create({
       data: {
-        sessionToken: newSessionToken(),
+        tokenHash: tokenDigest(sessionToken),
         userId,
         ip,
         userAgent: userAgent?.slice(0, 512) ?? null,
@@ -43,7 +52,11 @@ export async function createSession(userId: string, ip: string, userAgent: strin
     await recordAudit(tx, { userId, ip, userAgent }, "auth.sign_in", null);
     return session;
   });
+  await writeLegacyToken(session.id, sessionToken);
+  return { ...session, sessionToken };
 }
+
+const sessionFields = { id: true, userId: true, expires: true, lastSeenAt: true, user: { select: { email: true } } };
 
 /**
  * The session a cookie token stands for, or null when there is none, it was
@@ -52,10 +65,12 @@ export async function createSession(userId: string, ip: string, userAgent: strin
  */
 export async function readSession(sessionToken: string | undefined, now = new Date()): Promise<ActiveSession | null> {
   if (!sessionToken || sessionToken.length > 128) return null;
-  const row = await db.session.findUnique({
-    where: { sessionToken },
-    select: { id: true, userId: true, expires: true, lastSeenAt: true, user: { select: { email: true } } },
-  });
+  const tokenHash = tokenDigest(sessionToken);
+  let row = await db.session.findUnique({ where: { tokenHash }, select: sessionFields });
+  // During a rolling deploy, a session the previous release made has no hash until its first use here.
+  if (!row && (await adoptLegacySession(sessionToken))) {
+    row = await db.session.findUnique({ where: { tokenHash }, select: sessionFields });
+  }
   if (!row) return null;
   const idleSince = now.getTime() - row.lastSeenAt.getTime();
   if (row.expires <= now || idleSince > SESSION_IDLE_TIMEOUT_MS) {
@@ -69,7 +84,8 @@ export async function readSession(sessionToken: string | undefined, now = new Da
 }
 
 export async function deleteSessionByToken(sessionToken: string): Promise<void> {
-  await db.session.deleteMany({ where: { sessionToken } });
+  await db.session.deleteMany({ where: { tokenHash: tokenDigest(sessionToken) } });
+  await deleteLegacySession(sessionToken);
 }
 
 export function listSessions(userId: string, now = new Date()) {
@@ -87,7 +103,7 @@ export function listSessions(userId: string, now = new Date()) {
 // How long a browser signed out from elsewhere can still be told why.
 const ENDED_NOTICE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-export type EndReason = "ended_elsewhere" | "all_others_ended";
+export type EndReason = "ended_elsewhere" | "all_others_ended" | "step_up_failed";
 
 type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
 
@@ -96,19 +112,30 @@ type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
  * record of each (by the token's digest), so the browser that held it learns
  * on the sign-in page why it was signed out. One transaction with its audit row.
  */
-async function endSessionsWhere(actor: Actor, where: { id: string | { not: string } }, reason: EndReason) {
+async function endSessionsWhere(
+  actor: Actor,
+  where: { id: string | { not: string } },
+  reason: EndReason,
+  alsoInTransaction?: (tx: Tx, now: Date) => Promise<void>,
+) {
   const now = new Date();
+  // Each ended session leaves a notice found by its hash: none may lack one (a rolling deploy's leftovers).
+  await hashLegacyTokens(actor.userId);
   return db.$transaction(async (tx: Tx) => {
     const ended = await tx.session.findMany({
       where: { userId: actor.userId, ...where },
-      select: { id: true, sessionToken: true },
+      select: { id: true, tokenHash: true },
     });
     if (ended.length === 0) return 0;
-    await tx.session.deleteMany({ where: { userId: actor.userId, id: { in: ended.map((s) => s.id) } } });
+    const deleted = await tx.session.deleteMany({
+      where: { userId: actor.userId, id: { in: ended.map((s) => s.id) } },
+    });
+    // Another request ended them between the read and the delete: it records the rest.
+    if (deleted.count === 0) return 0;
     await tx.endedSession.deleteMany({ where: { expiresAt: { lte: now } } });
     await tx.endedSession.createMany({
       data: ended.map((session) => ({
-        tokenDigest: tokenDigest(session.sessionToken),
+        tokenDigest: session.tokenHash,
         userId: actor.userId,
         reason,
         endedAt: now,
@@ -118,6 +145,7 @@ async function endSessionsWhere(actor: Actor, where: { id: string | { not: strin
       })),
     });
     await recordAudit(tx, actor, "auth.sessions_ended", null, { count: ended.length, reason });
+    await alsoInTransaction?.(tx, now);
     return ended.length;
   });
 }
@@ -129,6 +157,18 @@ export async function endSession(actor: Actor, sessionId: string): Promise<boole
 
 export async function endOtherSessions(actor: Actor, keepSessionId: string): Promise<number> {
   return endSessionsWhere(actor, { id: { not: keepSessionId } }, "all_others_ended");
+}
+
+/**
+ * Ends a session that answered the "confirm it's you" dialog wrongly too
+ * often, and mails its owner, in one transaction: true for the one call that
+ * ended it, however many wrong answers raced to.
+ */
+export async function endSessionAfterStepUpFailures(actor: Actor, sessionId: string): Promise<boolean> {
+  const ended = await endSessionsWhere(actor, { id: sessionId }, "step_up_failed", (tx, now) =>
+    queueStepUpFailed(tx, { id: sessionId, userId: actor.userId }, actor, now),
+  );
+  return ended === 1;
 }
 
 export interface EndedSessionNotice {

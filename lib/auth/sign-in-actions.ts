@@ -10,6 +10,7 @@ import { SECRET_FIELDS, withCredentials } from "./credential-form";
 import { signInSchema } from "./credentials.schema";
 import { safeCallbackPath } from "./sign-in-params";
 import { startBrowserSession } from "./browser-session";
+import { currentDevice } from "./device-cookie";
 import { startPendingSignIn } from "./two-factor/pending-sign-in";
 import { twoFactorEnabled } from "./two-factor/verify";
 
@@ -25,12 +26,13 @@ export async function signInAction(_previous: ActionState, formData: FormData): 
   const refused = await withCredentials(
     formData,
     signInSchema,
-    verifyCredentials,
-    async ({ userId }, ip, userAgent) => {
+    // A browser that signed in to this email before is counted apart (lib/auth/device-cookie.ts).
+    async (email, password, ip) => verifyCredentials(email, password, ip, await currentDevice(email)),
+    async ({ userId, email }, ip, userAgent) => {
       // Two-factor on: no session yet, only the pending step the code page finishes.
       secondStep = await twoFactorEnabled(userId);
       if (secondStep) await startPendingSignIn(userId, ip, userAgent, callbackUrl);
-      else await startBrowserSession(userId, ip, userAgent);
+      else await startBrowserSession({ id: userId, email }, ip, userAgent);
     },
   );
   if (refused) return refused;

@@ -47,6 +47,6 @@ export async function confirmSignUpAction(_previous: ActionState, formData: Form
     const fieldErrors = "field" in result && result.field ? { [result.field]: [result.error] } : {};
     return failure(result.error, formData, { fieldErrors, omit: SECRET_FIELDS });
   }
-  await startBrowserSession(result.userId, ip, requestHeaders.get("user-agent"));
+  await startBrowserSession({ id: result.userId, email: result.email }, ip, requestHeaders.get("user-agent"));
   redirect("/dashboard");
 }

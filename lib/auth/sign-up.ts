@@ -133,7 +133,7 @@ export async function findUsableSignUp(token: unknown, now = new Date()): Promis
 }
 
 export type ConfirmSignUpResult =
-  { ok: true; userId: string } | { ok: false; error: string; field?: "password"; linkDead?: boolean };
+  { ok: true; userId: string; email: string } | { ok: false; error: string; field?: "password"; linkDead?: boolean };
 
 /**
  * Step 2: the link's token and the password typed again. A wrong password
@@ -168,5 +168,5 @@ export async function confirmSignUp(
   if (!created.ok) return { ok: false, error: SIGN_UP_ALREADY_DONE_MESSAGE, linkDead: true };
   await markAttemptSucceeded(attempt.id);
   log.info("auth.sign_up", { user_id: created.userId, ip });
-  return { ok: true, userId: created.userId };
+  return { ok: true, userId: created.userId, email: usable.email };
 }

@@ -1,16 +1,14 @@
 "use server";
 
-import { headers } from "next/headers";
 import { z } from "zod";
 import { failure, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "../action-result";
-import { getEnv } from "../env";
-import { clientIp } from "./client-ip";
-import { requireActionSession } from "./guard";
+import { actorFor, requireActionSession } from "./guard";
 import { PasswordCheckBusy, BUSY_MESSAGE } from "./password";
 import { proveIdentity } from "./step-up";
 
-// POST the "confirm it's you" dialog: a password or a two-factor code makes
-// the session fresh for 10 minutes. The secret fields never come back.
+// POST the "confirm it's you" dialog: a password or a two-factor code (only a
+// code when two-factor is on) makes the session fresh for 10 minutes. The
+// secret fields never come back.
 
 const SECRETS = ["password", "code"] as const;
 const proofSchema = z
@@ -29,9 +27,8 @@ export async function stepUpAction(_previous: ActionState<string>, formData: For
     code: formData.get("code") || undefined,
   });
   if (!parsed.success) return failure(parsed.error.issues[0]!.message, formData, { omit: SECRETS });
-  const ip = clientIp(await headers(), getEnv().TRUST_PROXY);
   try {
-    const proved = await proveIdentity(guard.session, parsed.data, ip);
+    const proved = await proveIdentity(guard.session, parsed.data, await actorFor(guard.session));
     if (!proved.ok) return failure(proved.error, formData, { omit: SECRETS });
   } catch (error) {
     if (error instanceof PasswordCheckBusy) return failure(BUSY_MESSAGE, formData, { omit: SECRETS });

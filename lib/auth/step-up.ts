@@ -1,10 +1,10 @@
 import "server-only";
 import { failure, type ActionResult } from "../action-result";
+import type { Actor } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
-import { recordAttempt, markAttemptSucceeded, signInLockedUntil } from "./attempts";
-import { tryAgainAt } from "./accounts";
-import { dummyPasswordHash, passwordHasher } from "./password";
+import { dummyPasswordHash, PasswordCheckBusy, passwordHasher } from "./password";
+import { answerInSession, SESSION_MAX_WRONG_ANSWERS } from "./session-answers";
 import type { ActiveSession } from "./session-store";
 import { verifySecondFactor } from "./two-factor/verify";
 
@@ -47,39 +47,44 @@ export interface StepUpProof {
   code?: string | undefined;
 }
 
+export const STEP_UP_MAX_FAILURES = SESSION_MAX_WRONG_ANSWERS;
+export const STEP_UP_CODE_NEEDED = "Two-factor sign-in is on: enter a code from your app, or a recovery code.";
+
+export type StepUpResult = { ok: true } | { ok: false; error: string; sessionEnded?: boolean };
+
 /**
  * Checks a password or a two-factor code for the signed-in user and, when it
- * is right, marks the session verified now. A wrong one counts toward the
- * sign-in lockout, so the dialog is no cheaper to guess at than sign-in.
+ * is right, marks the session verified now. With two-factor on, only a code
+ * (or a recovery code) will do: a password alone is what a phished or
+ * shoulder-surfed owner loses first. Wrong answers count against this session
+ * only, and no sign-in lockout is consulted (lib/auth/session-answers.ts):
+ * nobody else's failures can stop the owner from revoking a leaked key.
  */
 export async function proveIdentity(
   session: ActiveSession,
   proof: StepUpProof,
-  ip: string,
+  actor: Actor,
   now = new Date(),
-): Promise<{ ok: true } | { ok: false; error: string }> {
-  const attempt = await recordAttempt("sign_in", session.email, ip, false);
-  const lockedUntil = await signInLockedUntil(session.email, ip);
-  if (lockedUntil) return { ok: false, error: tryAgainAt(lockedUntil) };
-  let proved = false;
-  if (proof.code) {
-    proved = (await verifySecondFactor(session.userId, proof.code, now)) !== null;
-  } else if (proof.password) {
-    const user = await db.user.findUnique({ where: { id: session.userId }, select: { passwordHash: true } });
-    const matches = await passwordHasher.verify(user?.passwordHash ?? dummyPasswordHash(), proof.password);
-    proved = Boolean(user?.passwordHash) && matches;
-  }
-  if (!proved) {
-    log.info("auth.step_up.failed", { user_id: session.userId, ip });
-    return {
-      ok: false,
-      error: proof.code ? "That code is not right, or was used already." : "That password is not right.",
-    };
-  }
-  await markAttemptSucceeded(attempt.id);
+): Promise<StepUpResult> {
+  const methods = await stepUpMethods(session.userId);
+  // Not counted: nothing was checked, and the dialog asks for a code in the first place.
+  if (methods.twoFactor && !proof.code) return { ok: false, error: STEP_UP_CODE_NEEDED };
+  // Refused before it counts as an answer, as at sign-in: the caller answers "try again in a moment".
+  if (proof.password && !proof.code && passwordHasher.saturated()) throw new PasswordCheckBusy();
+  const wrong = proof.code ? "That code is not right, or was used already." : "That password is not right.";
+  const answer = await answerInSession(session, actor, () => proofHolds(session.userId, proof, now), wrong);
+  if (!answer.ok) return answer;
   await db.session.updateMany({ where: { id: session.id, userId: session.userId }, data: { verifiedAt: now } });
   log.info("auth.step_up", { user_id: session.userId, session_id: session.id, with: proof.code ? "code" : "password" });
   return { ok: true };
+}
+
+async function proofHolds(userId: string, proof: StepUpProof, now: Date): Promise<boolean> {
+  if (proof.code) return (await verifySecondFactor(userId, proof.code, now)) !== null;
+  if (!proof.password) return false;
+  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  const matches = await passwordHasher.verify(user?.passwordHash ?? dummyPasswordHash(), proof.password);
+  return Boolean(user?.passwordHash) && matches;
 }
 
 /** How this user can prove themselves in the dialog: a password, a two-factor code, or (neither) GitHub again. */

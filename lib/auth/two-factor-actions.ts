@@ -9,8 +9,9 @@ import { getEnv } from "../env";
 import { log } from "../log";
 import { tryAgainAt } from "./accounts";
 import { carriesApiKey } from "./api-key-headers";
-import { markAttemptSucceeded, recordAttempt, signInLockedUntil } from "./attempts";
+import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "./attempts";
 import { startBrowserSession } from "./browser-session";
+import { currentDevice } from "./device-cookie";
 import { clientIp } from "./client-ip";
 import { actorFor, API_KEY_REFUSED_MESSAGE, requireActionSession } from "./guard";
 import { confirmEnrolment, disableTwoFactor, startEnrolment } from "./two-factor/enrolment";
@@ -41,9 +42,11 @@ export async function twoFactorSignInAction(_previous: ActionState, formData: Fo
   if (!parsed.success) return failure(parsed.error.issues[0]!.message, formData, { omit: CODE_FIELDS });
   const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
   const email = pending.user.email;
-  // Recorded as a failure before it is checked, like a password: racing guesses see each other.
-  const attempt = await recordAttempt("sign_in", email, ip, false);
-  const lockedUntil = await signInLockedUntil(email, ip);
+  // Recorded as a failure before it is checked, like a password: racing guesses
+  // see each other. A browser with a device cookie for this email is counted apart.
+  const device = await currentDevice(email);
+  const attempt = await recordAttempt("sign_in", email, ip, false, device);
+  const lockedUntil = await signInLockedUntilFor(email, ip, device);
   if (lockedUntil) {
     log.warn("auth.sign_in.locked_out", { email, ip, step: "two_factor", retry_at: lockedUntil.toISOString() });
     return failure(tryAgainAt(lockedUntil), formData, { omit: CODE_FIELDS });
@@ -56,7 +59,7 @@ export async function twoFactorSignInAction(_previous: ActionState, formData: Fo
   // Only one request finishes a pending step, however many carry a right code.
   if (!(await finishPendingSignIn(pending.id))) return failure(EXPIRED_STEP);
   await markAttemptSucceeded(attempt.id);
-  await startBrowserSession(pending.userId, ip, requestHeaders.get("user-agent"));
+  await startBrowserSession({ id: pending.userId, email }, ip, requestHeaders.get("user-agent"));
   log.info("auth.sign_in.second_factor", { user_id: pending.userId, factor });
   redirect(pending.callbackUrl);
 }
@@ -99,13 +102,12 @@ export async function confirmTwoFactorAction(
 }
 
 // Turns two-factor off, with a current code or a recovery code. The code is
-// checked as the step-up dialog checks one: a wrong one counts toward the
-// sign-in lockout, so it is no cheaper to guess here than at sign-in.
+// checked as the step-up dialog checks one: a wrong one counts against this
+// session, whose fifth wrong answer ends it, so it is no cheaper to guess here.
 export async function disableTwoFactorAction(
   _previous: ActionState<string>,
   formData: FormData,
 ): Promise<ActionResult<string>> {
-  const requestHeaders = await headers();
   const guard = await requireActionSession();
   if (!guard.ok) return failure(guard.error, formData, { omit: CODE_FIELDS });
   if (!isForm(formData)) return failure(NOT_A_FORM);
@@ -113,11 +115,9 @@ export async function disableTwoFactorAction(
   if (stale) return stale;
   const parsed = codeSchema.safeParse({ code: formData.get("code") ?? "" });
   if (!parsed.success) return failure(parsed.error.issues[0]!.message, formData, { omit: CODE_FIELDS });
-  const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
-  const proved = await proveIdentity(guard.session, { code: parsed.data.code }, ip);
+  const proved = await proveIdentity(guard.session, { code: parsed.data.code }, await actorFor(guard.session));
   if (!proved.ok) {
-    const message = proved.error.startsWith("Too many attempts") ? proved.error : WRONG_CODE;
-    return failure(message, formData, { fieldErrors: { code: [message] }, omit: CODE_FIELDS });
+    return failure(proved.error, formData, { fieldErrors: { code: [proved.error] }, omit: CODE_FIELDS });
   }
   await disableTwoFactor(await actorFor(guard.session), guard.session.email);
   log.info("auth.two_factor_disabled", { user_id: guard.session.userId });

@@ -74,6 +74,29 @@ export async function queueNewSignIn(
 }
 
 /**
+ * A session answered the "confirm it's you" dialog wrongly five times and was
+ * signed out: whoever held it may have stolen it, so its owner is told.
+ */
+export async function queueStepUpFailed(
+  tx: Tx,
+  session: { id: string; userId: string },
+  from: { ip: string | null; userAgent: string | null },
+  now: Date,
+) {
+  await queueMail(
+    tx,
+    {
+      kind: "step_up_failed",
+      subject: session.id,
+      userId: session.userId,
+      to: await emailOf(tx, session.userId),
+      data: { when: stamp(now), ip: from.ip, browser: describeUserAgent(from.userAgent) },
+    },
+    now,
+  );
+}
+
+/**
  * A key of either environment was reported leaked by a report (GitHub secret
  * scanning, the public form) and revoked: its owner is told, once per key.
  */

@@ -10,6 +10,7 @@ export interface MailData {
   password_reset: { email: string };
   password_changed: { when: string; ip: string | null; browser: string | null };
   new_sign_in: { when: string; ip: string | null; browser: string | null };
+  step_up_failed: { when: string; ip: string | null; browser: string | null };
   two_factor_changed: { change: "enabled" | "disabled" | "recovery_codes_replaced"; when: string };
   key_changed: {
     keyId: string;
@@ -82,6 +83,10 @@ const renderers: Renderers = {
   new_sign_in: (data, base) => ({
     subject: "New sign-in to your Keyport account",
     text: `Your Keyport account was signed in to from a browser or network it has not used before, at ${data.when} UTC.\n${fromWhere(data.ip, data.browser)}\n\nIf this was you, there is nothing to do. If not, change your password and end the session: ${base}/account`,
+  }),
+  step_up_failed: (data, base) => ({
+    subject: "A Keyport session was signed out after five wrong answers",
+    text: `A signed-in session of your Keyport account answered "Confirm it's you" wrongly five times in a row, at ${data.when} UTC, and was signed out.\n${fromWhere(data.ip, data.browser)}\n\nIf this was you, sign in again. If not, someone had that session: change your password and end every session you do not recognise: ${base}/account`,
   }),
   two_factor_changed: (data, base) => ({
     subject:

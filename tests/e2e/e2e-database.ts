@@ -33,6 +33,30 @@ export function ageSessions(email: string) {
   }
 }
 
+/**
+ * Records `count` failed sign-ins for `email`, each from another address, as
+ * the server records them: someone guessing the owner's password from
+ * elsewhere. (Through the app they would come from 127.0.0.1 and lock the
+ * address every other test signs in from.)
+ */
+export function failedSignIns(email: string, count: number) {
+  const database = open();
+  try {
+    const sample = database.prepare(`SELECT "createdAt" AS "value" FROM "AuthAttempt" LIMIT 1`).get() as {
+      value: string | number;
+    };
+    const insert = database.prepare(
+      `INSERT INTO "AuthAttempt" ("id", "kind", "email", "ip", "success", "createdAt") VALUES (?, 'sign_in', ?, ?, 0, ?)`,
+    );
+    for (let i = 0; i < count; i++) {
+      const ip = `203.0.113.${(i % 250) + 1}`;
+      insert.run(`e2e${randomBytes(10).toString("hex")}`, email, ip, likeStored(sample.value, Date.now() - 1000 + i));
+    }
+  } finally {
+    database.close();
+  }
+}
+
 /** How many messages to `email` the mail job has not sent yet (a sent one has its sealed link cleared). */
 export function unsentMailTo(email: string): number {
   const database = open({ readonly: true });

@@ -115,6 +115,9 @@ test("a cross-origin server action is refused with 403, a forged X-Forwarded-Hos
     { origin: "http://evil.example" },
     { origin: "http://evil.example", "x-forwarded-host": "evil.example" },
     { origin: "null" },
+    // The deployment's host with another scheme or port: the screens before proxy.ts compared hosts only.
+    { origin: baseURL!.replace(/^http:/, "https:") },
+    { origin: `HTTP://localhost:${Number(new URL(baseURL!).port) + 1}` },
   ];
   // A plain form post from another site is refused the same way (Next reads it as an action too).
   const form = await raw(

@@ -2,8 +2,9 @@
 // that last proved itself over 10 minutes ago is asked for the password in a
 // dialog before a rotation, and the rotation then completes with what was chosen.
 import { expect, test } from "@playwright/test";
-import { createKey, keyRow, rowAction, saveNewSecret, signUp, uniqueEmail, PASSWORD } from "./helpers";
-import { ageSessions } from "./e2e-database";
+import { createKey, keyRow, rowAction, saveNewSecret, signIn, signOut, signUp, uniqueEmail, PASSWORD } from "./helpers";
+import { ageSessions, failedSignIns } from "./e2e-database";
+import { enrolTwoFactor } from "./two-factor-helpers";
 
 test("a production key rotation on a stale session asks for the password first, then completes", async ({ page }) => {
   const email = uniqueEmail("step-up");
@@ -19,11 +20,79 @@ test("a production key rotation on a stale session asks for the password first, 
   await expect(confirm).toBeVisible();
   await confirm.getByLabel("Password").fill("not my password");
   await confirm.getByRole("button", { name: "Confirm" }).click();
-  await expect(confirm.getByRole("alert")).toHaveText("That password is not right.");
+  await expect(confirm.getByRole("alert")).toHaveText(
+    "That password is not right. 4 more wrong answers sign this session out.",
+  );
   await confirm.getByLabel("Password").fill(PASSWORD);
   await confirm.getByRole("button", { name: "Confirm" }).click();
 
   // The same rotation, with the grace period chosen before the question, went through.
   await saveNewSecret(page);
   await expect(keyRow(page, "payments prod").filter({ hasText: "Expiring after rotation" })).toHaveCount(1);
+});
+
+test("someone flooding the owner's email locks other browsers, not the owner's revoke or next sign-in", async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueEmail("flooded");
+  await signUp(page, email);
+  await createKey(page, "billing prod", { environment: "Production" });
+  ageSessions(email);
+  failedSignIns(email, 11);
+
+  // Control: a browser that never signed in to this email is locked out, even with the right password.
+  const stranger = await (await browser.newContext()).newPage();
+  await stranger.goto("/sign-in");
+  await stranger.getByLabel("Email").fill(email);
+  await stranger.getByLabel("Password").fill(PASSWORD);
+  await stranger.getByRole("button", { name: "Sign in" }).click();
+  await expect(stranger.locator("form").getByRole("alert")).toContainText("Too many attempts. Try again at");
+
+  // The owner, signed in, revokes the production key: the dialog takes the right password.
+  const revoke = await rowAction(page, "billing prod", "Revoke");
+  await revoke.getByRole("button", { name: "Revoke key" }).click();
+  const confirm = page.getByRole("dialog", { name: "Confirm it’s you" });
+  await confirm.getByLabel("Password").fill(PASSWORD);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Revoked “billing prod”." })).toBeVisible();
+
+  // And signs in again from this browser, which holds a device cookie from signing in before.
+  await signOut(page);
+  await signIn(page, email);
+});
+
+test("with two-factor on, the dialog asks for a code only, and five wrong answers sign the session out", async ({
+  page,
+}) => {
+  const email = uniqueEmail("step-up-2fa");
+  await signUp(page, email);
+  await enrolTwoFactor(page);
+  await page.goto("/dashboard");
+  await createKey(page, "ledger prod", { environment: "Production" });
+  ageSessions(email);
+
+  const revoke = await rowAction(page, "ledger prod", "Revoke");
+  await revoke.getByRole("button", { name: "Revoke key" }).click();
+  const confirm = page.getByRole("dialog", { name: "Confirm it’s you" });
+  await expect(confirm.getByLabel("Code from your app")).toBeVisible();
+  await expect(confirm.getByLabel("Password")).toHaveCount(0);
+  for (let i = 1; i <= 4; i++) {
+    await confirm.getByLabel("Code from your app").fill(String(100000 + i));
+    await confirm.getByRole("button", { name: "Confirm" }).click();
+    const left = 5 - i;
+    await expect(confirm.getByRole("alert")).toContainText(
+      left === 1
+        ? "One more wrong answer signs this session out."
+        : `${left} more wrong answers sign this session out.`,
+    );
+  }
+  await confirm.getByLabel("Code from your app").fill("100009");
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(confirm.getByRole("alert")).toContainText("Five wrong answers: this session is signed out");
+
+  // The session is over: the right code now changes nothing, and the sign-in page says why.
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/sign-in/);
+  await expect(page.getByRole("status")).toContainText("answered wrongly five times");
 });

@@ -81,16 +81,14 @@ describe("changing the password", () => {
     expect(notices(email)[0]?.text).toContain("Firefox 140");
   });
 
-  it("refuses a wrong current password as a failed sign-in, and changes nothing", async () => {
-    const { email, userId, others } = await signedIn("wrong");
+  it("refuses a wrong current password as a wrong answer of this session, and changes nothing", async () => {
+    const { email, userId, current, others } = await signedIn("wrong");
     const refused = await change("not my password at all", NEW_PASSWORD);
-    expect(refused).toMatchObject({
-      ok: false,
-      error: WRONG_CURRENT_PASSWORD_MESSAGE,
-      fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD_MESSAGE] },
-    });
+    const message = `${WRONG_CURRENT_PASSWORD_MESSAGE} 4 more wrong answers sign this session out.`;
+    expect(refused).toMatchObject({ ok: false, error: message, fieldErrors: { currentPassword: [message] } });
     expect(JSON.stringify(refused)).not.toContain(NEW_PASSWORD);
-    expect(await db.authAttempt.count({ where: { kind: "sign_in", email, success: false } })).toBe(1);
+    expect(await db.session.findUniqueOrThrow({ where: { id: current.id } })).toMatchObject({ stepUpFailures: 1 });
+    expect(await db.authAttempt.count({ where: { kind: "sign_in", email } })).toBe(0);
     expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true });
     for (const other of others) expect(await readSession(other.sessionToken)).not.toBeNull();
     expect(await db.auditEvent.count({ where: { userId, action: "auth.password_changed" } })).toBe(0);
@@ -98,15 +96,38 @@ describe("changing the password", () => {
     expect(notices(email)).toHaveLength(0);
   });
 
-  it("locks out after 10 wrong current passwords, even the right one", async () => {
-    await signedIn("locked");
-    for (let attempt = 0; attempt < 10; attempt++) {
+  it("ends the session at the fifth wrong current password in a row, without locking the email", async () => {
+    const { email, userId, current } = await signedIn("five");
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let attempt = 1; attempt < 5; attempt++) {
       expect(await change(`wrong guess number ${attempt}`, NEW_PASSWORD)).toMatchObject({ ok: false });
     }
-    expect(await change(PASSWORD, NEW_PASSWORD)).toMatchObject({
+    expect(await change("wrong guess number 5", NEW_PASSWORD)).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/^Too many attempts\. Try again at \d\d:\d\d UTC\.$/),
+      error: expect.stringMatching(/^Five wrong answers: this session is signed out/),
     });
+    expect(await readSession(current.sessionToken)).toBeNull();
+    expect(await change(PASSWORD, NEW_PASSWORD)).toMatchObject({ ok: false, error: SESSION_REQUIRED_MESSAGE });
+    expect(await db.mailMessage.count({ where: { userId, kind: "step_up_failed" } })).toBe(1);
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true });
+  });
+
+  it("takes the right current password while someone else's failures lock the email and the address", async () => {
+    const { email } = await signedIn("attacked");
+    const ownerHeaders = request.headers;
+    const ownerIp = ownerHeaders.get("x-keyport-peer-ip")!;
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (let i = 0; i < 11; i++) await verifyCredentials(email, `wrong guess ${i}`, uniqueIp());
+    for (let i = 0; i < 10; i++) await verifyCredentials(`x${i}-${email}`, "wrong guess", ownerIp);
+    // Control: both lockouts are on.
+    expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({
+      error: expect.stringMatching(/^Too many attempts/),
+    });
+    expect(await verifyCredentials(`x-${email}`, PASSWORD, ownerIp)).toMatchObject({
+      error: expect.stringMatching(/^Too many attempts/),
+    });
+    request.headers = ownerHeaders;
+    expect(await change(PASSWORD, NEW_PASSWORD)).toMatchObject({ ok: true });
   });
 
   it("refuses a weak new password with zxcvbn's reason, before checking the current one", async () => {

@@ -104,7 +104,8 @@ describe("signing up with a new address", () => {
 
     expect(await confirm(token)).toEqual({ redirect: "/dashboard" });
     const user = await db.user.findUniqueOrThrow({ where: { email } });
-    expect(request.cookies.size).toBe(1);
+    // The session, and the device cookie that keeps this browser out of someone else's lockout.
+    expect([...request.cookies.keys()].sort()).toEqual(["keyport.device", "keyport.session"]);
     expect(await db.session.count({ where: { userId: user.id } })).toBe(1);
     expect(await db.pendingSignUp.count({ where: { email } })).toBe(0);
     expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: true });

@@ -83,19 +83,21 @@ describe("a fresh sign-in before production key changes", () => {
     expect(await rotateKeyAction(null, form({ keyId, grace: "now" }))).toMatchObject({ ok: true });
   });
 
-  it("is given by the password (a wrong one counts toward the lockout), and the change then goes through", async () => {
+  it("is given by the password (a wrong one counts against the session, not the lockout), and the change then goes through", async () => {
     const { sessionId } = await signedIn(0);
     const keyId = await newKey("prod", "confirm prod");
     await db.session.update({ where: { id: sessionId }, data: { verifiedAt: new Date(Date.now() - STALE) } });
     const before = await db.authAttempt.count({ where: { kind: "sign_in", success: false } });
     expect(await stepUpAction(null, form({ password: "not the password" }))).toMatchObject({
       ok: false,
-      error: "That password is not right.",
+      error: "That password is not right. 4 more wrong answers sign this session out.",
       values: {},
     });
-    expect(await db.authAttempt.count({ where: { kind: "sign_in", success: false } })).toBe(before + 1);
+    expect(await db.authAttempt.count({ where: { kind: "sign_in", success: false } })).toBe(before);
+    expect(await db.session.findUnique({ where: { id: sessionId } })).toMatchObject({ stepUpFailures: 1 });
     expect(await rotateKeyAction(null, form({ keyId, grace: "now" }))).toMatchObject({ ok: false });
     expect(await stepUpAction(null, form({ password: PASSWORD }))).toMatchObject({ ok: true });
+    expect(await db.session.findUnique({ where: { id: sessionId } })).toMatchObject({ stepUpFailures: 0 });
     expect(await rotateKeyAction(null, form({ keyId, grace: "now" }))).toMatchObject({ ok: true });
   });
 

@@ -81,18 +81,26 @@ describe("two-factor settings", () => {
     expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).totpEnabledAt).not.toBeNull();
   });
 
-  it("counts wrong codes to turn it off toward the lockout, which then refuses the right one", async () => {
-    const { userId, email } = await signedIn();
+  it("counts wrong codes to turn it off against the session, not the lockout: the fifth ends the session", async () => {
+    const { userId, email, sessionId } = await signedIn();
     const secret = await enrol(userId, email);
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const failuresBefore = await db.authAttempt.count({ where: { email, kind: "sign_in", success: false } });
-    for (let i = 0; i < 10; i++) {
-      expect(await disableTwoFactorAction(null, form({ code: String(100000 + i) }))).toMatchObject({ ok: false });
+    for (let i = 0; i < 4; i++) {
+      expect(await disableTwoFactorAction(null, form({ code: String(100000 + i) }))).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^That code is not right, or was used already\. \w+ more wrong answers? signs?/),
+      });
     }
-    expect(await db.authAttempt.count({ where: { email, kind: "sign_in", success: false } })).toBe(failuresBefore + 10);
+    expect(await disableTwoFactorAction(null, form({ code: "100009" }))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Five wrong answers: this session is signed out/),
+    });
+    expect(await db.authAttempt.count({ where: { email, kind: "sign_in", success: false } })).toBe(failuresBefore);
+    expect(await db.session.count({ where: { id: sessionId } })).toBe(0);
     expect(await disableTwoFactorAction(null, form({ code: codeFor(secret) }))).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/^Too many attempts\. Try again at/),
+      error: "Your session has ended. Sign in again.",
     });
     expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).totpEnabledAt).not.toBeNull();
   });

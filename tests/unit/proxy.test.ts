@@ -3,6 +3,7 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { cookieOptions, sessionCookieName } from "@/lib/auth/cookies";
+import { crossOriginWrite } from "@/lib/security/form-origin";
 import { proxy, config } from "@/proxy";
 
 const originalBaseUrl = process.env.PUBLIC_BASE_URL;
@@ -16,6 +17,55 @@ describe("proxy", () => {
     expect(response.status).toBe(403);
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(await response.json()).toMatchObject({ error: { code: "api_key_not_allowed" } });
+  });
+
+  it("refuses a post from any other scheme, host or port than the deployment's, with 403", () => {
+    process.env.PUBLIC_BASE_URL = "http://127.0.0.1:4242";
+    const post = (origin: string | null, method = "POST") =>
+      proxy(
+        new NextRequest("http://127.0.0.1:4242/sign-in", {
+          method,
+          headers: { host: "127.0.0.1:4242", ...(origin === null ? {} : { origin }) },
+        }),
+      ).status;
+    // The screens before this one (server.mjs, Next) compare hosts only: these passed them.
+    for (const origin of [
+      "https://127.0.0.1:4242",
+      "HTTP://127.0.0.1:4243",
+      "http://127.0.0.1",
+      "http://127.0.0.1:80",
+      "http://localhost:4242",
+      "http://127.0.0.1:4242/",
+      "http://user@127.0.0.1:4242",
+      "null",
+      "",
+      "127.0.0.1:4242",
+    ]) {
+      expect(post(origin), origin).toBe(403);
+    }
+    for (const method of ["PUT", "DELETE", "PATCH"]) expect(post("https://evil.example", method), method).toBe(403);
+    // The deployment's own origin (however its case is written), no Origin at all, and reads pass.
+    for (const origin of ["http://127.0.0.1:4242", "HTTP://127.0.0.1:4242", null])
+      expect(post(origin), origin!).toBe(200);
+    expect(post("https://evil.example", "GET")).toBe(200);
+  });
+
+  it("refuses a post whose Host names another origin on an https deployment, even with a matching Host", () => {
+    process.env.PUBLIC_BASE_URL = "https://keyport.example";
+    const post = (origin: string, host: string) =>
+      proxy(new NextRequest(`https://${host}/dashboard`, { method: "POST", headers: { origin, host } })).status;
+    expect(post("https://keyport.example", "10.0.0.5:3000")).toBe(200);
+    expect(post("http://keyport.example", "keyport.example")).toBe(403);
+    expect(post("https://keyport.example:8443", "keyport.example:8443")).toBe(403);
+    expect(post("https://10.0.0.5:3000", "10.0.0.5:3000")).toBe(403);
+  });
+
+  it("in development also takes the address the developer opened, with the deployment's scheme only", () => {
+    const context = { baseUrl: "http://localhost:3000", host: "127.0.0.1:3000", development: true };
+    expect(crossOriginWrite("POST", "http://127.0.0.1:3000", context)).toBe(false);
+    expect(crossOriginWrite("POST", "https://127.0.0.1:3000", context)).toBe(true);
+    expect(crossOriginWrite("POST", "http://127.0.0.1:3001", context)).toBe(true);
+    expect(crossOriginWrite("POST", "http://127.0.0.1:3000", { ...context, development: false })).toBe(true);
   });
 
   it("sends HSTS only when the deployment is https", () => {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Session" ADD COLUMN     "stepUpFailures" INTEGER NOT NULL DEFAULT 0;

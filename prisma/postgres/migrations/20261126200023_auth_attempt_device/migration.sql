@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AuthAttempt" ADD COLUMN     "device" TEXT;

@@ -1,0 +1,203 @@
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { settleAfterWork } from "../helpers/after-response";
+import { request } from "../helpers/next-request";
+import { createMigratedTestDatabase } from "../helpers/test-database";
+
+// No bearer secret at rest: after a full flow (sign-up, sign-in, a key, a
+// password reset link, a sign-up link, a sign-in waiting for its two-factor
+// code), every value in every table, and every token- or key-shaped piece of
+// one, is tried as a session cookie, an API key, a reset link, a sign-up link
+// and a pending sign-in, through the code that accepts each. None works. A
+// control shows each secret working where it belongs, and another that the
+// scan finds one planted in a table.
+vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
+vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+vi.mock("@/lib/after-response", async () => (await import("../helpers/after-response")).afterResponseMock);
+
+// A database of its own: every row in it comes from this file's flow, so every value can be tried.
+const database = await createMigratedTestDatabase();
+process.env.DATABASE_URL = database.url;
+// This file's runtime, on that database (tests build their own: lib/runtime/create-runtime.ts).
+{
+  const { createRuntime } = await import("@/lib/runtime/create-runtime");
+  const { publishRuntime } = await import("@/lib/runtime/runtime");
+  const { getEnv } = await import("@/lib/env");
+  publishRuntime(createRuntime({ ...getEnv(), DATABASE_URL: database.url }));
+}
+const { createAccount } = await import("@/lib/auth/accounts");
+const { readSession } = await import("@/lib/auth/session-store");
+const { findUsableReset, requestPasswordReset } = await import("@/lib/auth/password-reset");
+const { signInAction } = await import("@/lib/auth/sign-in-actions");
+const { findUsableSignUp } = await import("@/lib/auth/sign-up");
+const { confirmSignUpAction, signUpAction } = await import("@/lib/auth/sign-up-actions");
+const { currentPendingSignIn } = await import("@/lib/auth/two-factor/pending-sign-in");
+const { newTotpSecret } = await import("@/lib/auth/two-factor/totp");
+const { createKeyAction } = await import("@/lib/keys/actions");
+const { verifyApiKey } = await import("@/lib/keys/verify");
+const { db } = await import("@/lib/db");
+const { open, seal } = await import("@/lib/security/encryption");
+
+afterAll(async () => {
+  await db.$disconnect();
+  await database.drop();
+});
+
+const PASSWORD = "a long enough password";
+
+function form(fields: Record<string, string>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
+
+/** A browser at `ip` with a cookie jar of its own; an action's redirect comes back as its path. */
+function browser(ip: string) {
+  const jar = new Map<string, string>();
+  return {
+    jar,
+    async post(action: (data: FormData) => Promise<unknown>, fields: Record<string, string>) {
+      request.cookies = jar;
+      request.headers = new Headers({ "user-agent": "Firefox", "x-keyport-peer-ip": ip });
+      try {
+        return await action(form(fields));
+      } catch (error) {
+        const redirected = /^NEXT_REDIRECT (.+)$/.exec(String((error as Error).message));
+        if (redirected) return redirected[1];
+        throw error;
+      }
+    },
+  };
+}
+
+/** The token of the link in the newest unsent mail of `kind` to `to`, as the mail job would open it. */
+async function linkToken(kind: string, to: string): Promise<string> {
+  const mail = await db.mailMessage.findFirstOrThrow({
+    where: { kind, recipient: to },
+    orderBy: { createdAt: "desc" },
+  });
+  return new URL(open(mail.sealedLink!, "mail-link")!).searchParams.get("token")!;
+}
+
+const works: Record<string, (value: string) => Promise<boolean>> = {
+  "a session cookie": async (value) => (await readSession(value)) !== null,
+  "an API key": async (value) => {
+    const verified = await verifyApiKey(value);
+    return verified.ok || verified.reason !== "invalid";
+  },
+  "a password reset link": async (value) => (await findUsableReset(value)).ok,
+  "a sign-up link": async (value) => (await findUsableSignUp(value)).ok,
+  "a pending sign-in": async (value) => {
+    request.cookies = new Map([["keyport.sign-in", value]]);
+    return (await currentPendingSignIn()) !== null;
+  },
+};
+
+/** Every string stored in every table, with where it was. */
+async function storedValues(): Promise<Map<string, string>> {
+  const tables =
+    database.provider === "sqlite"
+      ? await db.$queryRaw<{ name: string }[]>`SELECT name FROM sqlite_master
+          WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+      : await db.$queryRaw<{ name: string }[]>`SELECT table_name AS name FROM information_schema.tables
+          WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`;
+  const values = new Map<string, string>();
+  for (const { name } of tables) {
+    const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${name.replaceAll('"', '""')}"`);
+    for (const row of rows) {
+      for (const [column, value] of Object.entries(row)) {
+        const text = typeof value === "string" ? value : Buffer.isBuffer(value) ? value.toString("utf8") : null;
+        if (text) values.set(text, `${name}.${column}`);
+      }
+    }
+  }
+  return values;
+}
+
+/** Each stored value, and each token- or key-shaped piece of one (a secret inside JSON, a URL, a log line). */
+function candidates(values: Map<string, string>): Map<string, string> {
+  const found = new Map(values);
+  for (const [value, where] of values) {
+    for (const piece of value.match(/sk_(?:dev|prod)_[0-9A-Za-z]{38}|[A-Za-z0-9_-]{43}/g) ?? []) {
+      if (!found.has(piece)) found.set(piece, `${where} (inside)`);
+    }
+  }
+  return found;
+}
+
+async function whatWorks(values: Map<string, string>): Promise<string[]> {
+  const working: string[] = [];
+  for (const [value, where] of candidates(values)) {
+    for (const [kind, probe] of Object.entries(works)) {
+      if (await probe(value)) working.push(`${where} works as ${kind}`);
+    }
+  }
+  return working;
+}
+
+describe(`secrets at rest (${database.provider})`, () => {
+  const owner = browser("192.0.2.10");
+  const secrets: Record<string, string> = {};
+
+  it("none of them, in any table, after a full flow; each works where it belongs", async () => {
+    const email = "owner@example.com";
+    expect(await owner.post((data) => signUpAction(null, data), { email, password: PASSWORD })).toBe(
+      "/sign-up/check-inbox",
+    );
+    await settleAfterWork();
+    const confirmed = await owner.post((data) => confirmSignUpAction(null, data), {
+      token: await linkToken("confirm_sign_up", email),
+      password: PASSWORD,
+    });
+    expect(confirmed).toBe("/dashboard");
+    secrets["a session cookie"] = owner.jar.get("keyport.session")!;
+
+    const laptop = browser("192.0.2.11");
+    expect(await laptop.post((data) => signInAction(null, data), { email, password: PASSWORD })).toBe("/dashboard");
+    const created = (await laptop.post((data) => createKeyAction(null, data), {
+      label: "billing",
+      environment: "prod",
+      expiry: "never",
+    })) as { ok: true; data: { secret: string } };
+    secrets["an API key"] = created.data.secret;
+
+    await requestPasswordReset(email, "192.0.2.12");
+    await browser("192.0.2.13").post((data) => signUpAction(null, data), {
+      email: "newcomer@example.com",
+      password: PASSWORD,
+    });
+    await settleAfterWork();
+    secrets["a password reset link"] = await linkToken("password_reset", email);
+    secrets["a sign-up link"] = await linkToken("confirm_sign_up", "newcomer@example.com");
+
+    const guarded = await createAccount("guarded@example.com", PASSWORD);
+    if (!guarded.ok) throw new Error(guarded.error);
+    await db.user.update({
+      where: { id: guarded.userId },
+      data: { totpSecret: seal(newTotpSecret(), "totp-secret"), totpEnabledAt: new Date() },
+    });
+    const phone = browser("192.0.2.14");
+    expect(
+      await phone.post((data) => signInAction(null, data), { email: "guarded@example.com", password: PASSWORD }),
+    ).toBe("/sign-in/two-factor");
+    secrets["a pending sign-in"] = phone.jar.get("keyport.sign-in")!;
+
+    // Controls: each secret works as what it is, so a probe that could never pass would show here.
+    for (const [kind, secret] of Object.entries(secrets)) expect(await works[kind]!(secret), kind).toBe(true);
+
+    const values = await storedValues();
+    expect(values.size).toBeGreaterThan(50);
+    expect(await whatWorks(values)).toEqual([]);
+    const everything = [...values.keys()].join("\n");
+    for (const [kind, secret] of Object.entries(secrets)) expect(everything, kind).not.toContain(secret);
+  }, 60_000);
+
+  it("finds a secret planted in a table: the scan can fail", async () => {
+    const session = await db.session.findFirstOrThrow();
+    await db.session.update({
+      where: { id: session.id },
+      data: { userAgent: `Firefox ${secrets["a session cookie"]}` },
+    });
+    expect(await whatWorks(await storedValues())).toEqual(["Session.userAgent (inside) works as a session cookie"]);
+  });
+});
