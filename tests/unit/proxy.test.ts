@@ -3,6 +3,7 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { cookieOptions, sessionCookieName } from "@/lib/auth/cookies";
+import { generateApiKey } from "@/lib/keys/format";
 import { proxy, config } from "@/proxy";
 
 const originalBaseUrl = process.env.PUBLIC_BASE_URL;
@@ -15,6 +16,16 @@ describe("proxy", () => {
     const response = proxy(new NextRequest("http://localhost/account", { headers: { "x-api-key": "sk_dev_x" } }));
     expect(response.status).toBe(403);
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(await response.json()).toMatchObject({ error: { code: "api_key_not_allowed" } });
+  });
+
+  it("refuses a key however far into a credential header it sits, beside a session cookie", async () => {
+    const headers = {
+      authorization: `Basic ${"A".repeat(9_000)} ${generateApiKey("dev")}`,
+      cookie: "keyport.session=x",
+    };
+    const response = proxy(new NextRequest("http://localhost/dashboard", { headers }));
+    expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: "api_key_not_allowed" } });
   });
 
