@@ -1,4 +1,5 @@
 import { holdsKeyShapedToken } from "../auth/api-key-headers";
+import { hasKeyPrefix } from "../keys/key-in-text";
 import { ApiError } from "./api-error";
 import { templatePath, type PublicRoute } from "./routes";
 
@@ -62,16 +63,14 @@ export function presentedKey(headers: Headers): string {
   return key;
 }
 
-const KEY_LIKE = /sk_(dev|prod)_/;
-
 /** Keys never go in a URL, where logs, proxies and browser history keep them. */
 export function refuseKeyInUrl(url: URL): void {
   for (const [name, value] of url.searchParams) {
-    if (name === "key" || name === "api_key" || KEY_LIKE.test(value) || KEY_LIKE.test(name)) {
+    if (name === "key" || name === "api_key" || hasKeyPrefix(value) || hasKeyPrefix(name)) {
       throw new ApiError("invalid_request", {
         message: "Send the API key in the Authorization or X-API-Key header, never in the URL. Rotate a key that was.",
         // Never echo a parameter name that is itself a key.
-        param: KEY_LIKE.test(name) ? "query" : name,
+        param: hasKeyPrefix(name) ? "query" : name,
       });
     }
   }
