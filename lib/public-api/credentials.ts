@@ -1,5 +1,5 @@
 import { holdsKeyShapedToken } from "../auth/api-key-headers";
-import { hasKeyPrefix } from "../keys/key-in-text";
+import { hasKeyPrefix, holdsApiKey } from "../keys/key-in-text";
 import { ApiError } from "./api-error";
 import { templatePath, type PublicRoute } from "./routes";
 
@@ -73,5 +73,22 @@ export function refuseKeyInUrl(url: URL): void {
         param: hasKeyPrefix(name) ? "query" : name,
       });
     }
+  }
+}
+
+/**
+ * A value the API would store (an Idempotency-Key, an upload's file name or
+ * purpose) must not hold a real key, anywhere in it or under any reading:
+ * 400 api_key_misplaced naming where, and nothing is stored. Only a token
+ * that passes the checksum counts (a file named sk_dev_notes2024.txt is
+ * fine), and the key is not revoked: it was sent to us, not made public.
+ * The message never echoes the value.
+ */
+export function refuseKeyInStoredValue(value: string | null | undefined, param: string, what: string): void {
+  if (value && holdsApiKey(value)) {
+    throw new ApiError("api_key_misplaced", {
+      message: `${what} holds an API key. Nothing was stored; send the key only in the Authorization or X-API-Key header.`,
+      param,
+    });
   }
 }

@@ -128,7 +128,7 @@ export const publicRoutes = [
     summary: "Upload a file.",
     body: "multipart",
     form: uploadFormSchema,
-    errors: ["storage_quota_exceeded"],
+    errors: ["api_key_misplaced", "storage_quota_exceeded"],
   },
   {
     name: "create_generation",
@@ -138,7 +138,7 @@ export const publicRoutes = [
     summary: "Create a generation.",
     body: "json",
     request: createGenerationRequestSchema,
-    errors: ["not_found", "idempotency_key_mismatch"],
+    errors: ["api_key_misplaced", "not_found", "idempotency_key_mismatch"],
   },
   {
     name: "get_generation",
@@ -158,7 +158,7 @@ export const publicRoutes = [
     params: z.object({ app: z.string() }),
     body: "json",
     request: createAppGenerationRequestSchema,
-    errors: ["not_found", "idempotency_key_mismatch"],
+    errors: ["api_key_misplaced", "not_found", "idempotency_key_mismatch"],
   },
   {
     name: "get_app_generation",

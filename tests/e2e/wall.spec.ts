@@ -232,7 +232,14 @@ test("the error docs have an anchor for every code a doc_url can point to", asyn
   const anchor = new URL(error.doc_url).hash;
   await page.goto(`/docs/errors${anchor}`);
   await expect(page.locator(anchor)).toBeVisible();
-  for (const code of ["missing_api_key", "invalid_api_key", "api_key_not_allowed", "rate_limited", "internal_error"]) {
+  for (const code of [
+    "missing_api_key",
+    "invalid_api_key",
+    "api_key_not_allowed",
+    "api_key_misplaced",
+    "rate_limited",
+    "internal_error",
+  ]) {
     await expect(page.locator(`#${code}`)).toContainText(code);
   }
 });
