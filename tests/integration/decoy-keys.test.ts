@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
 import { db } from "@/lib/db";
 import { generateApiKey } from "@/lib/keys/format";
-import { createKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
+import { createKey, DECOY_LEAK_REFUSED, reportLeak, revokeKey, revokeLeaked, rotateKey } from "@/lib/keys/lifecycle";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { testGate } from "../helpers/test-gate";
 
@@ -74,13 +74,27 @@ describe("a decoy key", () => {
     expect(await db.mailMessage.count({ where: { kind: "decoy_key_used", subject: decoy.key.id } })).toBe(1);
   });
 
-  it("stays a decoy when revoked, cannot be rotated, and is not replaced when reported leaked", async () => {
+  it("cannot be rotated or reported leaked, which would disarm it, and stays a decoy when revoked", async () => {
     const owner = await newOwner();
-    const decoy = await createKey(owner, { label: "old decoy", environment: "dev", expiresAt: null, decoy: true });
+    const decoy = await createKey(owner, { label: "old decoy", environment: "prod", expiresAt: null, decoy: true });
+    const before = await db.apiKey.findUniqueOrThrow({ where: { publicId: decoy.key.id } });
+    const mails = () => db.mailMessage.count({ where: { userId: owner.userId } });
+    const mailsBefore = await mails();
     await expect(rotateKey(owner, decoy.key.id, "now")).rejects.toThrow(/decoy key is never used/);
-    const leaked = await reportLeak(owner, decoy.key.id);
-    expect(leaked.replacement).toBeNull();
+    // "This key leaked" used to revoke it (no replacement, but the decoy switched off): refused like rotation.
+    await expect(reportLeak(owner, decoy.key.id)).rejects.toThrow(DECOY_LEAK_REFUSED);
+    await expect(revokeLeaked(owner, decoy.key.id, { source: "dashboard", url: null, replace: false })).rejects.toThrow(
+      DECOY_LEAK_REFUSED,
+    );
+    // Nothing changed: no revocation, no replacement, no activity entry, no mail.
+    const after = await db.apiKey.findUniqueOrThrow({ where: { publicId: decoy.key.id } });
+    expect(after).toMatchObject({ revokedAt: null, revokedReason: null, successorId: null, version: before.version });
     expect(await db.apiKey.count({ where: { userId: owner.userId } })).toBe(1);
+    expect(await db.auditEvent.count({ where: { userId: owner.userId, action: "key.leaked" } })).toBe(0);
+    expect(await mails()).toBe(mailsBefore);
+    // Still armed: a use raises its alert.
+    await testGate()(call("/api/v1/models", decoy.secret));
+    await expect.poll(async () => (await alerts(owner.userId)).length).toBe(1);
     const other = await createKey(owner, { label: "another", environment: "dev", expiresAt: null, decoy: true });
     await revokeKey(owner, other.key.id, null);
     const gate = testGate();
