@@ -1,5 +1,6 @@
 import { holdsKeyShapedToken } from "../auth/api-key-headers";
-import { hasKeyPrefix, holdsApiKey } from "../keys/key-in-text";
+import { holdsApiKey } from "../keys/key-in-text";
+import { hasKeyPrefix } from "../keys/key-shaped";
 import { ApiError } from "./api-error";
 import { templatePath, type PublicRoute } from "./routes";
 

@@ -1,4 +1,4 @@
-import { redactKeyShaped } from "../keys/key-in-text";
+import { redactKeyShaped } from "../keys/key-shaped";
 import { cleanName, withoutUnsafe } from "../text";
 
 // One public API request as the usage log keeps it: who (the key and its

@@ -1,8 +1,10 @@
-// Keys inside longer text (lib/keys/key-in-text.ts): what the stored-value
-// refusal and the user-agent redaction find, and what they leave alone.
+// Keys inside longer text (lib/keys/key-in-text.ts, lib/keys/key-shaped.ts):
+// what the stored-value refusal and the user-agent redaction find, and what
+// they leave alone.
 import { describe, expect, it } from "vitest";
-import { containsApiKey, holdsApiKey, redactKeyShaped } from "@/lib/keys/key-in-text";
-import { generateApiKey } from "@/lib/keys/format";
+import { containsApiKey, holdsApiKey } from "@/lib/keys/key-in-text";
+import { generateApiKey, KEY_ENVIRONMENTS } from "@/lib/keys/format";
+import { KEY_PREFIX, redactKeyShaped } from "@/lib/keys/key-shaped";
 
 // Generated, never a key-shaped literal in the repo.
 const KEY = generateApiKey("dev");
@@ -10,6 +12,10 @@ const PROD = generateApiKey("prod");
 const BODY = KEY.slice("sk_dev_".length);
 /** The key with one character of its body changed: the checksum fails. */
 const MISTYPED = KEY.slice(0, 10) + (KEY[10] === "A" ? "B" : "A") + KEY.slice(11);
+
+it("reads the key prefix from the one list of environments", () => {
+  expect(KEY_PREFIX).toBe(`sk_(${KEY_ENVIRONMENTS.join("|")})_`);
+});
 
 describe("containsApiKey", () => {
   it.each([
