@@ -27,12 +27,25 @@ export type AuditAction =
 
 type Tx = Pick<Db, "auditEvent" | "user">;
 
+/** For an entry that stands for repeats (a decoy's uses in an hour): when the first happened, and how many so far. */
+export interface Repeats {
+  at: Date;
+  count: number;
+}
+
 /**
  * Writes an activity row, chained to the account's previous one
  * (lib/audit-chain.ts); call it with the transaction client of the change it
  * records, so the row, its hash and the new head commit with the change.
  */
-export async function recordAudit(tx: Tx, actor: Actor, action: AuditAction, keyId: string | null, details?: object) {
+export async function recordAudit(
+  tx: Tx,
+  actor: Actor,
+  action: AuditAction,
+  keyId: string | null,
+  details?: object,
+  repeats?: Repeats,
+) {
   // Taking the next number is a write to the account row: on PostgreSQL its
   // lock makes concurrent writers take turns (SQLite has one writer anyway),
   // and (userId, seq) is unique besides, so the chain cannot fork.
@@ -48,9 +61,10 @@ export async function recordAudit(tx: Tx, actor: Actor, action: AuditAction, key
     ip: actor.ip,
     userAgent: actor.userAgent?.slice(0, 512) ?? null,
     details: details ? JSON.stringify(details) : null,
-    createdAt: new Date(),
+    createdAt: repeats?.at ?? new Date(),
   };
   const hash = chainHash(head.auditHash, actor.userId, row);
   await tx.user.update({ where: { id: actor.userId }, data: { auditHash: hash } });
-  return tx.auditEvent.create({ data: { userId: actor.userId, ...row, hash } });
+  // The count is outside the hash: it grows after the entry is chained (lib/keys/decoy.ts).
+  return tx.auditEvent.create({ data: { userId: actor.userId, ...row, hash, count: repeats?.count ?? 1 } });
 }

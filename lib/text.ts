@@ -6,7 +6,12 @@ export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
 
 const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
+/** The value without those characters. */
+export function withoutUnsafe(value: string): string {
+  return value.replace(UNSAFE, "");
+}
+
 /** A client-sent name made safe to store and show: those characters removed, trimmed, cut to `max`. */
 export function cleanName(value: string, max: number): string {
-  return value.replace(UNSAFE, "").trim().slice(0, max);
+  return withoutUnsafe(value).trim().slice(0, max);
 }

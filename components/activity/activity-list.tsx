@@ -74,6 +74,7 @@ function Details({ entry }: { entry: ActivityEntry }) {
         <>
           Refused as an unknown key ({String(d.route)}); the place it was kept has leaked
           {typeof d.url === "string" && <> · found at {d.url}</>}
+          {entry.count > 1 && <> · {entry.count} uses in the same hour (UTC); the first is shown</>}
         </>
       );
     case "key.restricted":

@@ -25,6 +25,14 @@ export const errorCatalog = {
     message: "The request is not valid.",
     remedy: "Fix the field named in `param` (or the request as described in `message`) and send it again.",
   },
+  api_key_misplaced: {
+    status: 400,
+    type: "invalid_request_error",
+    message:
+      "The request holds an API key in a value that would be stored (named in `param`). Nothing was stored, and the key still works: it was sent to Keyport, not made public.",
+    remedy:
+      "Send your key only in `Authorization` or `X-API-Key`. Use a random value (a UUID) as `Idempotency-Key`, and give files a name and `purpose` without a key in them.",
+  },
   missing_api_key: {
     status: 401,
     type: "authentication_error",

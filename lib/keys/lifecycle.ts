@@ -330,6 +330,10 @@ export interface LeakReport {
   replace: boolean;
 }
 
+/** Why "this key leaked" is refused for a decoy: it never works, so a leak costs nothing and the alert is the point. */
+export const DECOY_LEAK_REFUSED =
+  "A decoy key never works, so its leaking costs nothing: it stays armed to tell you who uses it. Revoke it if you no longer want it.";
+
 export type RevokeLeakedOutcome = ({ status: "revoked" } & LeakOutcome) | { status: "already_revoked" | "expired" };
 
 /**
@@ -337,7 +341,7 @@ export type RevokeLeakedOutcome = ({ status: "revoked" } & LeakOutcome) | { stat
  * grace, in one transaction with its activity row (naming the source and the
  * URL) and the owner's notice. With `replace`, the replacement is issued too
  * (a key already in a rotation's grace period keeps the replacement it has).
- * A key already revoked or expired is left as it is.
+ * A key already revoked or expired is left as it is; a decoy is refused.
  */
 export async function revokeLeaked(
   actor: Actor,
@@ -348,6 +352,8 @@ export async function revokeLeaked(
   const outcome = await db.$transaction(async (tx): Promise<RevokeLeakedOutcome> => {
     await lockUserKeys(tx, actor.userId, now);
     const key = await findOwnedKey(tx, actor.userId, publicId);
+    // As with rotation: a decoy found in the open is doing its job, and reports of one raise its alert instead.
+    if (key.decoy) throw new KeyActionError(DECOY_LEAK_REFUSED);
     const status = keyStatus(key, now);
     if (status === "revoked") return { status: "already_revoked" };
     if (status === "expired") return { status: "expired" };
@@ -360,8 +366,7 @@ export async function revokeLeaked(
       if (!successor || keyStatus(successor, now) === "revoked" || keyStatus(successor, now) === "expired")
         successorId = null;
     }
-    // A decoy is never replaced: a replacement would be a real key.
-    if (!successorId && report.replace && !key.decoy) {
+    if (!successorId && report.replace) {
       const { row, secret } = await insertKey(
         tx,
         actor.userId,

@@ -62,6 +62,8 @@ export interface ActivityEntry {
   userAgent: string | null;
   details: Record<string, unknown> | null;
   createdAt: Date;
+  /** How many times it happened, for an entry that stands for repeats (a decoy's uses in an hour). */
+  count: number;
 }
 
 /** The user's activity log, newest first, optionally for one key. */
@@ -81,6 +83,7 @@ export async function listActivity(
     userAgent: row.userAgent,
     details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
     createdAt: row.createdAt,
+    count: row.count,
   }));
   return { items, page, pageCount, total } satisfies Page<ActivityEntry>;
 }
@@ -114,11 +117,12 @@ export async function listReportedLeaks(userId: string): Promise<ReportedLeak[]>
 
 export interface DecoyUses {
   count: number;
+  /** The latest alert: the first use in the latest hour with any. */
   lastAt: Date;
   lastIp: string | null;
 }
 
-/** How often each of these decoy keys was used (its alerts in the activity log), and the last use. */
+/** How often each of these decoy keys was used (its hourly alerts in the activity log, counted), and the latest alert. */
 export async function decoyUses(userId: string, keyIds: string[]): Promise<Map<string, DecoyUses>> {
   const uses = new Map<string, DecoyUses>();
   if (keyIds.length === 0) return uses;
@@ -126,12 +130,12 @@ export async function decoyUses(userId: string, keyIds: string[]): Promise<Map<s
     where: { userId, action: "key.decoy_used", keyId: { in: keyIds } },
     orderBy: { seq: "desc" },
     take: 1_000,
-    select: { keyId: true, createdAt: true, ip: true },
+    select: { keyId: true, createdAt: true, ip: true, count: true },
   });
   for (const row of rows) {
     const seen = uses.get(row.keyId!);
-    if (seen) seen.count += 1;
-    else uses.set(row.keyId!, { count: 1, lastAt: row.createdAt, lastIp: row.ip });
+    if (seen) seen.count += row.count;
+    else uses.set(row.keyId!, { count: row.count, lastAt: row.createdAt, lastIp: row.ip });
   }
   return uses;
 }

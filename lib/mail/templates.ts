@@ -126,7 +126,7 @@ const renderers: Renderers = {
     subject: `Decoy key used: ${data.label}`,
     text: `Someone used the decoy key ${keyName(data)} at ${data.when} UTC (${data.route}${
       data.ip ? `, from ${data.ip}` : ""
-    }). It was refused as an unknown key, so they learned nothing.\n\nWherever you placed this decoy has leaked: treat every real secret stored beside it as exposed, and rotate them.\n\nSee every use: ${base}/dashboard/keys/${data.keyId}\n\n(At most one of these an hour per decoy; the key page lists every use.)`,
+    }). It was refused as an unknown key, so they learned nothing.\n\nWherever you placed this decoy has leaked: treat every real secret stored beside it as exposed, and rotate them.\n\nSee its uses: ${base}/dashboard/keys/${data.keyId}\n\n(At most one of these an hour per decoy; the key's activity counts every use.)`,
   }),
   key_expiring: (data, base) => ({
     subject: `Key expires in ${data.within === "7d" ? "7 days" : "1 day"}: ${data.label}`,

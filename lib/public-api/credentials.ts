@@ -1,4 +1,6 @@
 import { holdsKeyShapedToken } from "../auth/api-key-headers";
+import { holdsApiKey } from "../keys/key-in-text";
+import { hasKeyPrefix } from "../keys/key-shaped";
 import { ApiError } from "./api-error";
 import { templatePath, type PublicRoute } from "./routes";
 
@@ -62,17 +64,32 @@ export function presentedKey(headers: Headers): string {
   return key;
 }
 
-const KEY_LIKE = /sk_(dev|prod)_/;
-
 /** Keys never go in a URL, where logs, proxies and browser history keep them. */
 export function refuseKeyInUrl(url: URL): void {
   for (const [name, value] of url.searchParams) {
-    if (name === "key" || name === "api_key" || KEY_LIKE.test(value) || KEY_LIKE.test(name)) {
+    if (name === "key" || name === "api_key" || hasKeyPrefix(value) || hasKeyPrefix(name)) {
       throw new ApiError("invalid_request", {
         message: "Send the API key in the Authorization or X-API-Key header, never in the URL. Rotate a key that was.",
         // Never echo a parameter name that is itself a key.
-        param: KEY_LIKE.test(name) ? "query" : name,
+        param: hasKeyPrefix(name) ? "query" : name,
       });
     }
+  }
+}
+
+/**
+ * A value the API would store (an Idempotency-Key, an upload's file name or
+ * purpose) must not hold a real key, anywhere in it or under any reading:
+ * 400 api_key_misplaced naming where, and nothing is stored. Only a token
+ * that passes the checksum counts (a file named sk_dev_notes2024.txt is
+ * fine), and the key is not revoked: it was sent to us, not made public.
+ * The message never echoes the value.
+ */
+export function refuseKeyInStoredValue(value: string | null | undefined, param: string, what: string): void {
+  if (value && holdsApiKey(value)) {
+    throw new ApiError("api_key_misplaced", {
+      message: `${what} holds an API key. Nothing was stored; send the key only in the Authorization or X-API-Key header.`,
+      param,
+    });
   }
 }

@@ -16,12 +16,16 @@ export const uploadFormSchema = z.object({
     // abort: a missing file stops here, before the check that reads its size.
     .custom<ReceivedFile>(isReceivedFile, { error: 'Send the file in a multipart field named "file".', abort: true })
     .refine((file) => file.bytes > 0, "The file is empty.")
-    .describe("The file's bytes; not empty."),
+    .describe(
+      "The file's bytes; not empty. Its name is kept too, so it must not hold an API key (400 api_key_misplaced).",
+    ),
   purpose: z
     .string()
     .max(PURPOSE_MAX_LENGTH, PURPOSE_ERROR)
     // Shown back in lists and the dashboard: no controls, no text-direction overrides.
     .refine((value) => !CONTROL_CHARACTERS.test(value) && !BIDI_CONTROLS.test(value), PURPOSE_ERROR)
     .optional()
-    .describe("Your own note about the file, kept with it; no control or text-direction characters."),
+    .describe(
+      "Your own note about the file, kept with it; no control or text-direction characters, and never an API key (400 api_key_misplaced).",
+    ),
 });

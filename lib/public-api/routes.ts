@@ -179,7 +179,7 @@ export const publicRoutes = [
     summary: "Upload a file.",
     body: "multipart",
     form: uploadFormSchema,
-    errors: ["storage_quota_exceeded"],
+    errors: ["api_key_misplaced", "storage_quota_exceeded"],
     success: { status: 200, description: "The stored file.", json: fileSchema },
   },
   {
@@ -190,7 +190,7 @@ export const publicRoutes = [
     summary: "Create a generation.",
     body: "json",
     request: createGenerationRequestSchema,
-    errors: ["not_found", "idempotency_key_mismatch"],
+    errors: ["api_key_misplaced", "not_found", "idempotency_key_mismatch"],
     success: {
       status: 201,
       description: "The generation, queued (or the earlier one, replayed).",
@@ -217,7 +217,7 @@ export const publicRoutes = [
     params: z.object({ app: z.string() }),
     body: "json",
     request: createAppGenerationRequestSchema,
-    errors: ["not_found", "idempotency_key_mismatch"],
+    errors: ["api_key_misplaced", "not_found", "idempotency_key_mismatch"],
     success: {
       status: 201,
       description: "The generation, queued (or the earlier one, replayed).",

@@ -122,6 +122,19 @@ test("an API key is refused on every internal route and server action, with or w
   expect(((await session.json()) as { user?: { email?: string } }).user?.email).toBe(email);
 });
 
+test("a key anywhere in a credential header the server accepts is refused beside a session", async ({ page }) => {
+  await signUp(page, uniqueEmail("longheader"));
+  // The wall used to read 8 KiB of a header: this answered 200 with the dashboard.
+  const padded = `Basic ${"A".repeat(9_000)} ${generateApiKey("dev")}`;
+  await expectRefused(page.request, "GET", "/dashboard", { Authorization: padded });
+  // Near the server's 16 KiB limit for all headers, the key base64-encoded at the very end.
+  const nearLimit = `Basic ${"A".repeat(14_000)} ${Buffer.from(`u:${generateApiKey("prod")}`).toString("base64")}`;
+  await expectRefused(page.request, "GET", "/dashboard", { Authorization: nearLimit });
+  // The same padding without a key is only a wrong Basic credential: the session still works.
+  const plain = await page.request.get("/dashboard", { headers: { Authorization: `Basic ${"A".repeat(14_000)}` } });
+  expect(plain.status()).toBe(200);
+});
+
 test("every server action answers a crafted body that is not a form with its own refusal, not an error", async ({
   page,
 }) => {
@@ -219,7 +232,14 @@ test("the error docs have an anchor for every code a doc_url can point to", asyn
   const anchor = new URL(error.doc_url).hash;
   await page.goto(`/docs/errors${anchor}`);
   await expect(page.locator(anchor)).toBeVisible();
-  for (const code of ["missing_api_key", "invalid_api_key", "api_key_not_allowed", "rate_limited", "internal_error"]) {
+  for (const code of [
+    "missing_api_key",
+    "invalid_api_key",
+    "api_key_not_allowed",
+    "api_key_misplaced",
+    "rate_limited",
+    "internal_error",
+  ]) {
     await expect(page.locator(`#${code}`)).toContainText(code);
   }
 });

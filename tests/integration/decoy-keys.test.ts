@@ -1,12 +1,16 @@
 // Decoy keys through the gate: answered exactly as an unknown key (status,
 // headers and body, apart from the request id), with one alert in the
-// activity log per attempt, written after the answer.
+// activity log per decoy and hour, counting every attempt, written after
+// the answer.
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
+import { checkStoredChains } from "@/lib/audit-chain-store";
 import { db } from "@/lib/db";
+import { recordDecoyUses } from "@/lib/keys/decoy";
 import { generateApiKey } from "@/lib/keys/format";
-import { createKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
+import { createKey, DECOY_LEAK_REFUSED, reportLeak, revokeKey, revokeLeaked, rotateKey } from "@/lib/keys/lifecycle";
+import { decoyUses } from "@/lib/keys/queries";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { testGate } from "../helpers/test-gate";
 
@@ -15,9 +19,9 @@ async function newOwner() {
   return { userId: user.id, ip: null, userAgent: null };
 }
 
-function call(path: string, key: string) {
+function call(path: string, key: string, ip = "198.51.100.23") {
   return new Request(`http://localhost${path}`, {
-    headers: { [PEER_IP_HEADER]: "198.51.100.23", "user-agent": "curl/8.5.0", authorization: `Bearer ${key}` },
+    headers: { [PEER_IP_HEADER]: ip, "user-agent": "curl/8.5.0", authorization: `Bearer ${key}` },
   });
 }
 
@@ -31,6 +35,7 @@ async function answer(response: Response) {
 }
 
 const alerts = (userId: string) => db.auditEvent.findMany({ where: { userId, action: "key.decoy_used" } });
+const sum = (rows: { count: number }[]) => rows.reduce((total, row) => total + row.count, 0);
 
 describe("a decoy key", () => {
   it("is answered exactly as an unknown key, on every route, before any restriction or rate-limit header", async () => {
@@ -57,30 +62,92 @@ describe("a decoy key", () => {
     await buffer.close();
   });
 
-  it("raises exactly one activity entry per attempt, with the IP, browser and route, and one email an hour", async () => {
+  it("raises one activity entry an hour for a flood, counting every attempt, and one email", async () => {
     const owner = await newOwner();
     const decoy = await createKey(owner, { label: "config file", environment: "dev", expiresAt: null, decoy: true });
     const gate = testGate();
-    for (let i = 0; i < 3; i++) expect((await gate(call("/api/v1/models", decoy.secret))).status).toBe(401);
-    // Written after the answer, off the request path.
-    await expect.poll(async () => (await alerts(owner.userId)).length).toBe(3);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const rows = await alerts(owner.userId);
-    expect(rows).toHaveLength(3);
-    for (const row of rows) {
-      expect(row).toMatchObject({ keyId: decoy.key.id, ip: "198.51.100.23", userAgent: "curl/8.5.0" });
-      expect(JSON.parse(row.details!)).toEqual({ route: "list_models" });
+    const warnings = vi.spyOn(console, "warn");
+    // Each answered at once; they used to add one activity entry each (a flood filled the owner's log).
+    // The first from one address, the rest from five others.
+    for (let i = 0; i < 50; i++) {
+      const ip = i === 0 ? "198.51.100.23" : `203.0.113.${i % 5}`;
+      expect((await gate(call("/api/v1/models", decoy.secret, ip))).status).toBe(401);
     }
+    // Written after the answers, off the request path.
+    await expect.poll(async () => sum(await alerts(owner.userId))).toBe(50);
+    // The entry names the first use; the log names every address, so a throwaway first address hides none.
+    const logged = warnings.mock.calls
+      .filter(([line]) => String(line).startsWith("{"))
+      .map(([line]) => JSON.parse(String(line)) as { event: string; key_id?: string; ips?: string[] })
+      .filter((line) => line.event === "key.decoy_used" && line.key_id === decoy.key.id);
+    expect(new Set(logged.flatMap((line) => line.ips ?? []))).toEqual(
+      new Set(["198.51.100.23", "203.0.113.0", "203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4"]),
+    );
+    warnings.mockRestore();
+    const rows = await alerts(owner.userId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ keyId: decoy.key.id, ip: "198.51.100.23", userAgent: "curl/8.5.0", count: 50 });
+    expect(JSON.parse(rows[0]!.details!)).toEqual({ route: "list_models" });
     expect(await db.mailMessage.count({ where: { kind: "decoy_key_used", subject: decoy.key.id } })).toBe(1);
+    // The dashboard counts them all.
+    expect((await decoyUses(owner.userId, [decoy.key.id])).get(decoy.key.id)).toMatchObject({ count: 50 });
+    // The tally is outside the hash: the chain still verifies.
+    expect(await checkStoredChains(db, { userId: owner.userId })).toMatchObject([{ rows: 2, problem: null }]);
   });
 
-  it("stays a decoy when revoked, cannot be rotated, and is not replaced when reported leaked", async () => {
+  it("keeps one entry per decoy and hour when writers race, and starts a new one in the next hour", async () => {
     const owner = await newOwner();
-    const decoy = await createKey(owner, { label: "old decoy", environment: "dev", expiresAt: null, decoy: true });
+    const decoy = await createKey(owner, { label: "backup", environment: "prod", expiresAt: null, decoy: true });
+    const other = await createKey(owner, { label: "ci", environment: "prod", expiresAt: null, decoy: true });
+    const found = async (publicId: string) => {
+      const row = await db.apiKey.findUniqueOrThrow({ where: { publicId } });
+      return { id: row.id, publicId, userId: owner.userId };
+    };
+    const [key, otherKey] = [await found(decoy.key.id), await found(other.key.id)];
+    const use = { ip: "203.0.113.7", userAgent: "scanner", route: "list_models" };
+    const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    const at = (minutes: number) => new Date(hour.getTime() + minutes * 60_000);
+    // Ten instances' batches at once, each with two uses of one decoy in this hour and one of another.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        recordDecoyUses([
+          { key, use, at: at(0), count: 1 },
+          { key, use, at: at(i % 50), count: 2 },
+          { key: otherKey, use, at: at(1), count: 1 },
+        ]),
+      ),
+    );
+    // The hour before: an entry of its own, and its email.
+    await recordDecoyUses([{ key, use, at: at(-30), count: 4 }]);
+    const rows = await alerts(owner.userId);
+    const byKey = (publicId: string) => rows.filter((row) => row.keyId === publicId).map((row) => row.count);
+    expect(byKey(decoy.key.id).sort()).toEqual([30, 4]);
+    expect(byKey(other.key.id)).toEqual([10]);
+    expect(await db.mailMessage.count({ where: { kind: "decoy_key_used", subject: decoy.key.id } })).toBe(2);
+    expect(await checkStoredChains(db, { userId: owner.userId })).toMatchObject([{ problem: null }]);
+  });
+
+  it("cannot be rotated or reported leaked, which would disarm it, and stays a decoy when revoked", async () => {
+    const owner = await newOwner();
+    const decoy = await createKey(owner, { label: "old decoy", environment: "prod", expiresAt: null, decoy: true });
+    const before = await db.apiKey.findUniqueOrThrow({ where: { publicId: decoy.key.id } });
+    const mails = () => db.mailMessage.count({ where: { userId: owner.userId } });
+    const mailsBefore = await mails();
     await expect(rotateKey(owner, decoy.key.id, "now")).rejects.toThrow(/decoy key is never used/);
-    const leaked = await reportLeak(owner, decoy.key.id);
-    expect(leaked.replacement).toBeNull();
+    // "This key leaked" used to revoke it (no replacement, but the decoy switched off): refused like rotation.
+    await expect(reportLeak(owner, decoy.key.id)).rejects.toThrow(DECOY_LEAK_REFUSED);
+    await expect(revokeLeaked(owner, decoy.key.id, { source: "dashboard", url: null, replace: false })).rejects.toThrow(
+      DECOY_LEAK_REFUSED,
+    );
+    // Nothing changed: no revocation, no replacement, no activity entry, no mail.
+    const after = await db.apiKey.findUniqueOrThrow({ where: { publicId: decoy.key.id } });
+    expect(after).toMatchObject({ revokedAt: null, revokedReason: null, successorId: null, version: before.version });
     expect(await db.apiKey.count({ where: { userId: owner.userId } })).toBe(1);
+    expect(await db.auditEvent.count({ where: { userId: owner.userId, action: "key.leaked" } })).toBe(0);
+    expect(await mails()).toBe(mailsBefore);
+    // Still armed: a use raises its alert.
+    await testGate()(call("/api/v1/models", decoy.secret));
+    await expect.poll(async () => (await alerts(owner.userId)).length).toBe(1);
     const other = await createKey(owner, { label: "another", environment: "dev", expiresAt: null, decoy: true });
     await revokeKey(owner, other.key.id, null);
     const gate = testGate();

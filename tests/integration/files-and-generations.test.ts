@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { filesRoot } from "@/lib/files/store";
+import { generateApiKey } from "@/lib/keys/format";
 import { GenerationWorker, SANDBOX_FAILURE_MARKER } from "@/lib/generations/worker";
 import { callApi, makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
 
@@ -227,6 +228,58 @@ describe("Idempotency-Key", () => {
     const fresh = await createAppGeneration(alice.valid, "poster-studio", { prompt: "something else" }, headers);
     expect(fresh.status).toBe(201);
     expect(fresh.json.id).not.toBe(first.json.id);
+  });
+});
+
+describe("a key sent as the Idempotency-Key", () => {
+  /** The key with one character of its body changed: key-shaped, but the checksum fails. */
+  const mistyped = (key: string) => key.slice(0, 10) + (key[10] === "A" ? "B" : "A") + key.slice(11);
+
+  it("is refused with 400 api_key_misplaced on both routes, alone or inside a longer value, and nothing is stored", async () => {
+    const generations = await db.generation.count();
+    const records = await db.idempotencyRecord.count();
+    const values = [
+      alice.valid,
+      `retry-${alice.valid}-1`,
+      generateApiKey("prod"),
+      encodeURIComponent(alice.valid).replace(/_/g, "%5F"),
+      // Behind a key-shaped run ending in the real key's "sk": a global match would step past it.
+      `sk_dev_${"A".repeat(36)}${alice.valid}`,
+    ];
+    for (const value of values) {
+      const headers = { "Idempotency-Key": value };
+      for (const answer of [
+        await createGeneration(alice.valid, { model: "aurora-image-2", prompt: "p" }, headers),
+        await createAppGeneration(alice.valid, "poster-studio", { prompt: "p" }, headers),
+      ]) {
+        expect(answer.status, value).toBe(400);
+        expect(answer.json.error).toMatchObject({
+          code: "api_key_misplaced",
+          type: "invalid_request_error",
+          param: "Idempotency-Key",
+        });
+        expect(answer.text).not.toContain(alice.valid.slice(7));
+      }
+    }
+    expect(await db.generation.count()).toBe(generations);
+    expect(await db.idempotencyRecord.count()).toBe(records);
+    // Sent to us, not leaked: the key is not revoked and keeps working.
+    expect(
+      await db.apiKey.findFirst({ where: { userId: alice.userId, revokedAt: { not: null }, label: "valid" } }),
+    ).toBeNull();
+    expect((await createGeneration(alice.valid, { model: "aurora-image-2", prompt: "p" })).status).toBe(201);
+  });
+
+  it("is only a key when it passes the checksum: look-alikes are kept as any other value", async () => {
+    for (const value of ["sk_dev_notes2024", mistyped(alice.valid), `sk_prod_${"A".repeat(38)}`]) {
+      const answer = await createGeneration(
+        alice.valid,
+        { model: "aurora-image-2", prompt: value },
+        { "Idempotency-Key": value },
+      );
+      expect(answer.status, value).toBe(201);
+      expect(await db.idempotencyRecord.count({ where: { key: value } })).toBe(1);
+    }
   });
 });
 

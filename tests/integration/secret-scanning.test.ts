@@ -3,6 +3,7 @@
 // test makes and configures itself.
 import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { checkStoredChains } from "@/lib/audit-chain-store";
 import { db } from "@/lib/db";
 import { generateApiKey } from "@/lib/keys/format";
 import { cachedKeyLookup } from "@/lib/keys/key-cache";
@@ -142,6 +143,27 @@ describe("a correctly signed report", () => {
       url: "https://github.com/x/y/blob/main/ci.yml",
     });
     expect((await db.apiKey.findUniqueOrThrow({ where: { publicId: decoy.key.id } })).revokedAt).toBeNull();
+  });
+
+  it("raises a decoy's alert once an hour, counted, however often a report is replayed or repeats the token", async () => {
+    const user = await db.user.create({ data: { email: `scanning-replay-${Date.now()}-${counter++}@example.com` } });
+    const actor = { userId: user.id, ip: null, userAgent: null };
+    const decoy = await createKey(actor, {
+      label: "decoy in a gist",
+      environment: "prod",
+      expiresAt: null,
+      decoy: true,
+    });
+    const body = JSON.stringify([match(decoy.secret)]);
+    // The same signed report three times (a replay, or GitHub delivering again), then one that lists the token twice.
+    for (let i = 0; i < 3; i++) expect((await report(body)).status).toBe(200);
+    const twice = JSON.stringify([match(decoy.secret), match(decoy.secret, "https://github.com/x/y/blob/main/b.env")]);
+    expect((await report(twice)).status).toBe(200);
+    const alerts = await db.auditEvent.findMany({ where: { userId: user.id, action: "key.decoy_used" } });
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.count).toBe(5);
+    expect(await db.mailMessage.count({ where: { kind: "decoy_key_used", subject: decoy.key.id } })).toBe(1);
+    expect(await checkStoredChains(db, { userId: user.id })).toMatchObject([{ problem: null }]);
   });
 
   it("is idempotent: the same report twice changes nothing the second time", async () => {

@@ -22,6 +22,7 @@ vi.mock("next/navigation", () => ({
 const { requireActionSession, requireApiSession, requirePageSession } = await import("@/lib/auth/guard");
 const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
+const { generateApiKey } = await import("@/lib/keys/format");
 
 const keyHeaders = [
   ["x-api-key", "<any value counts>"],
@@ -58,6 +59,22 @@ describe("the session guard without the proxy", () => {
     expect(refused.status).toBe(403);
     expect(refused.headers.get("x-request-id")).toMatch(/^req_/);
     expect(await refused.json()).toMatchObject({ error: { code: "api_key_not_allowed", type: "permission_error" } });
+  });
+
+  // The wall reads the whole of a header, up to what the server accepts: it used to stop at 8 KiB.
+  it.each([
+    ["after 9,000 characters of padding", `Basic ${"A".repeat(9_000)} ${generateApiKey("dev")}`],
+    ["at the end of 15 KiB", `Basic ${"A".repeat(15_000)} ${btoa(`u:${generateApiKey("prod")}`)}`],
+  ])("refuses a key %s in Authorization beside a valid session cookie", async (_where, value) => {
+    request.headers.set("authorization", value);
+    request.cookies.set("keyport.session", validToken);
+
+    await expect(requirePageSession("/dashboard")).rejects.toThrow("NEXT_FORBIDDEN");
+    expect(await requireActionSession()).toMatchObject({ ok: false });
+    const refused = (await requireApiSession(
+      new Request("http://localhost/internal", { headers: request.headers }),
+    )) as Response;
+    expect(refused.status).toBe(403);
   });
 
   it("refuses a request without a session", async () => {

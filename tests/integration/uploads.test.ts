@@ -97,6 +97,48 @@ describe("names", () => {
   });
 });
 
+describe("a key sent as a file's name or purpose", () => {
+  const x = () => new TextEncoder().encode("x");
+
+  it("is refused with 400 api_key_misplaced naming the field, storing no row and no file", async () => {
+    const dave = await makeKeyFixtures();
+    const { incoming } = leftovers(dave.userId);
+    const cases: [string, string | undefined, string][] = [
+      [dave.valid, undefined, "file"],
+      [`backup-${dave.valid}.txt`, undefined, "file"],
+      // A control character is removed from the stored name: inside a key, it would leave the key whole.
+      [`${dave.valid.slice(0, 20)}\u0007${dave.valid.slice(20)}.txt`, undefined, "file"],
+      // Behind a key-shaped run ending in the real key's "sk": a global match would step past it.
+      [`sk_dev_${"A".repeat(36)}${dave.valid}`, undefined, "file"],
+      ["a.txt", dave.valid, "purpose"],
+      ["a.txt", `for ${dave.validProd}`, "purpose"],
+    ];
+    for (const [filename, purpose, param] of cases) {
+      const result = await upload(dave.valid, multipart(x(), filename, purpose));
+      expect(result.status, filename).toBe(400);
+      expect(result.json.error).toMatchObject({ code: "api_key_misplaced", type: "invalid_request_error", param });
+      expect(result.text).not.toContain(dave.valid.slice(7));
+    }
+    expect(await db.storedFile.count({ where: { userId: dave.userId } })).toBe(0);
+    expect(leftovers(dave.userId)).toEqual({ stored: 0, incoming });
+    // Sent to us, not leaked: the key is not revoked, and an upload without a key in it is stored.
+    expect((await upload(dave.valid, multipart(x(), "fine.txt"))).status).toBe(200);
+  });
+
+  it("is only a key when it passes the checksum: look-alikes are stored as sent", async () => {
+    const erin = await makeKeyFixtures();
+    const mistyped = erin.valid.slice(0, 10) + (erin.valid[10] === "A" ? "B" : "A") + erin.valid.slice(11);
+    for (const [filename, purpose] of [
+      ["sk_dev_notes2024.txt", "sk_dev_notes2024"],
+      [`${mistyped}.txt`, mistyped],
+    ] as const) {
+      const result = await upload(erin.valid, multipart(x(), filename, purpose));
+      expect(result.status, result.text).toBe(200);
+      expect(result.json).toMatchObject({ filename, purpose });
+    }
+  });
+});
+
 describe("uploads in progress", () => {
   it("are bounded per key: a second one at once is 429, another key of the account is not held up", async () => {
     const dave = await makeKeyFixtures();

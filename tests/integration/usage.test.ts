@@ -428,6 +428,23 @@ describe("a flood cannot grow the log without bound", () => {
     const row = await db.usageEvent.findFirstOrThrow({ where: { keyId: key.rowId } });
     expect(row.userAgent).toBe("bot/1.0 sk_dev_[redacted] end");
   });
+
+  it("redacts a key split by a character the cleaning removes, or behind a key-shaped run ending in its prefix", async () => {
+    const buffer = new UsageBuffer({ write: (events) => writeUsage(events), intervalMs: 60_000 });
+    const gate = testGate({ usage: buffer });
+    const key = await newKey({}, "hidden in the user agent");
+    const body = key.secret.slice("sk_dev_".length);
+    // 0x85 is allowed in a header (as obs-text); removed after the redaction, it left the whole key.
+    await gate(
+      request("/api/v1/models", key.secret, { ua: `bot ${key.secret.slice(0, 9)}\u0085${key.secret.slice(9)}` }),
+    );
+    // "sk_dev_AAAAAAsk" was redacted and the match went on after it, leaving "_dev_" and the key's body.
+    await gate(request("/api/v1/models", key.secret, { ua: `bot sk_dev_AAAAAA${key.secret}` }));
+    await buffer.close();
+    const rows = await db.usageEvent.findMany({ where: { keyId: key.rowId } });
+    expect(rows.map((row) => row.userAgent)).toEqual(["bot sk_dev_[redacted]", "bot sk_dev_[redacted]"]);
+    for (const row of rows) expect(row.userAgent).not.toContain(body);
+  });
 });
 
 describe("the aggregates add up", () => {

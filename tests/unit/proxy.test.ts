@@ -4,6 +4,7 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { cookieOptions, sessionCookieName } from "@/lib/auth/cookies";
 import { crossOriginWrite } from "@/lib/security/form-origin";
+import { generateApiKey } from "@/lib/keys/format";
 import { proxy, config } from "@/proxy";
 
 const originalBaseUrl = process.env.PUBLIC_BASE_URL;
@@ -66,6 +67,16 @@ describe("proxy", () => {
     expect(crossOriginWrite("POST", "https://127.0.0.1:3000", context)).toBe(true);
     expect(crossOriginWrite("POST", "http://127.0.0.1:3001", context)).toBe(true);
     expect(crossOriginWrite("POST", "http://127.0.0.1:3000", { ...context, development: false })).toBe(true);
+  });
+
+  it("refuses a key however far into a credential header it sits, beside a session cookie", async () => {
+    const headers = {
+      authorization: `Basic ${"A".repeat(9_000)} ${generateApiKey("dev")}`,
+      cookie: "keyport.session=x",
+    };
+    const response = proxy(new NextRequest("http://localhost/dashboard", { headers }));
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: { code: "api_key_not_allowed" } });
   });
 
   it("sends HSTS only when the deployment is https", () => {

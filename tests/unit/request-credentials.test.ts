@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { carriesApiKey } from "@/lib/auth/api-key-headers";
+import { maxHeaderSize } from "node:http";
+import { carriesApiKey, holdsKeyShapedToken, MAX_READ } from "@/lib/auth/api-key-headers";
 import { generateApiKey } from "@/lib/keys/format";
 import { clientIp, PEER_IP_HEADER } from "@/lib/auth/client-ip";
 
@@ -29,6 +30,10 @@ describe("carriesApiKey", () => {
     [{ authorization: `Basic ${Buffer.from(`${KEY}:`).toString("base64url")}` }],
     [{ x_api_key: KEY }],
     [{ "api-key": KEY }],
+    // Any header named for a credential, not only the two forms the API reads.
+    [{ "x-auth-token": KEY }],
+    [{ "x-access-token": `Token ${btoa(KEY)}` }],
+    [{ "api-secret": KEY }],
     [{ "x-api-key": "sk_dev_x" }],
     [{ "X-API-KEY": "" }],
     [{ authorization: "Bearer sk_prod_x" }],
@@ -36,12 +41,53 @@ describe("carriesApiKey", () => {
     [{ authorization: "  BEARER token" }],
   ])("sees a key in %o", (headers) => expect(carriesApiKey(new Headers(headers))).toBe(true));
 
+  // The whole value is read, however far in the key sits (found by attacking the wall:
+  // it read 8 KiB, and at most 64 readings, so 70 junk tokens before the key hid it).
+  it.each([
+    ["after 9,000 characters", { authorization: `Basic ${"A".repeat(9_000)} ${KEY}` }],
+    ["base64, after 15,000 characters", { authorization: `Basic ${"A".repeat(15_000)} ${btoa(`u:${KEY}`)}` }],
+    [
+      "escaped, after 3,000 parameters",
+      { "proxy-authorization": `Digest ${"x=y, ".repeat(3_000)}username=${KEY.replace(/_/g, "%5F")}` },
+    ],
+    ["base64, after 70 junk tokens", { authorization: `Basic ${"QUFBQUFBQUFBQUFBQ ".repeat(70)}${btoa(`u:${KEY}`)}` }],
+  ])("sees a key %s", (_name, headers) => expect(carriesApiKey(new Headers(headers))).toBe(true));
+
   it.each([
     [{}],
     [{ authorization: "Basic dXNlcjpwYXNz" }],
     [{ cookie: "keyport.session=abc" }],
     [{ authorization: "Bearerish" }],
+    [{ authorization: `Basic ${"A".repeat(150)}` }],
+    [{ "x-csrf-token": "sk_dev_notes" }],
+    // Not a credential header by name; see CREDENTIAL_HEADER on why a cookie is not read.
+    [{ cookie: `keyport.session=abc; planted=${KEY}` }],
+    [{ referer: `https://example.com/?key=${KEY}` }],
   ])("sees none in %o", (headers) => expect(carriesApiKey(new Headers(headers))).toBe(false));
+
+  it("refuses a value longer than the server accepts rather than read it in part", () => {
+    expect(holdsKeyShapedToken("A".repeat(MAX_READ))).toBe(false);
+    expect(holdsKeyShapedToken("A".repeat(MAX_READ + 1))).toBe(true);
+    // The bound is above what server.mjs lets through (Node's header limit, all headers together).
+    expect(MAX_READ).toBeGreaterThan(maxHeaderSize);
+  });
+
+  // Linear time: a pattern that backtracks, or readings that multiply, would take
+  // seconds on 16 KiB of these; they take a few milliseconds, and a budget far
+  // above that keeps the test steady on a busy machine.
+  it.each([
+    ["one long token", "a".repeat(16_000)],
+    ["key prefixes", "sk_dev_".repeat(2_300)],
+    ["percent escapes", "%41".repeat(5_400)],
+    ["base64 tokens", "QUFBQUFBQUFBQUFB ".repeat(950)],
+    ["nested base64", btoa(btoa(btoa("Basic QUFBQUFBQUFBQUFB ".repeat(600)))).slice(0, 16_000)],
+    ["escaped base64", encodeURIComponent(btoa(btoa("a b%41c ".repeat(2_000)))).slice(0, 16_000)],
+    ["a scheme with no end", `${"a".repeat(15_998)} \u0085`],
+  ])("reads 16 KiB of %s in linear time", (_name, value) => {
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) holdsKeyShapedToken(value);
+    expect((performance.now() - started) / 10).toBeLessThan(100);
+  });
 });
 
 describe("clientIp", () => {

@@ -62,7 +62,7 @@ describe("the upload form", () => {
   it("gives the docs' table its rows", () => {
     const upload = publicRoutes.find((route) => route.name === "upload_file")!;
     expect(formFields(upload)).toEqual([
-      { name: "file", type: "file", required: true, notes: "The file's bytes; not empty." },
+      { name: "file", type: "file", required: true, notes: uploadFormSchema.shape.file.description },
       {
         name: "purpose",
         type: "string",

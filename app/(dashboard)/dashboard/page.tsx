@@ -22,7 +22,7 @@ export const metadata: Metadata = { title: "API keys" };
 /** The badge under a decoy's label once it has been used: wherever it was kept has leaked. */
 function decoyUseText(use: DecoyUses): string {
   const times = use.count === 1 ? "once" : `${use.count} times`;
-  return `Decoy used ${times}, last from ${displayIp(use.lastIp)} at ${absoluteTime(use.lastAt)}: where it was kept has leaked`;
+  return `Decoy used ${times}, latest alert from ${displayIp(use.lastIp)} at ${absoluteTime(use.lastAt)}: where it was kept has leaked`;
 }
 
 export default async function DashboardPage({

@@ -3,7 +3,9 @@ import path from "node:path";
 import { getEnv } from "../../env";
 import { receiveUpload } from "../../files/multipart";
 import { filesRoot, refuseOverQuota, saveUpload } from "../../files/store";
+import { withoutUnsafe } from "../../text";
 import { declaredLength } from "../body";
+import { refuseKeyInStoredValue } from "../credentials";
 import { runtime } from "../../runtime/runtime";
 import { defineHandler, handlerRoute } from "../define-handler";
 
@@ -20,6 +22,11 @@ export const uploadFile = defineHandler(handlerRoute("upload_file"))(async ({ re
     const upload = await receiveUpload(request, env.BODY_LIMIT_UPLOAD_BYTES, path.join(filesRoot(), ".incoming"));
     try {
       const { file, purpose } = parseForm({ ...upload.fields, file: upload.file });
+      // Both are stored with the file: never a key. The name is checked as sent and as stored (control characters
+      // removed), since removing one from inside a key would leave the key whole.
+      refuseKeyInStoredValue(file.filename, "file", "The file's name");
+      refuseKeyInStoredValue(withoutUnsafe(file.filename), "file", "The file's name");
+      refuseKeyInStoredValue(purpose, "purpose", "purpose");
       // An empty purpose is no purpose.
       return await saveUpload(owner, file, purpose || null);
     } finally {

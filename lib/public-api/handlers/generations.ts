@@ -3,6 +3,7 @@ import { jsonReply } from "../../http/text-reply";
 import { createGeneration, findGeneration, GenerationError, type GenerationInput } from "../../generations/service";
 import type { Owner } from "../../owner";
 import { ApiError } from "../api-error";
+import { refuseKeyInStoredValue } from "../credentials";
 import { defineHandler, handlerRoute, type CallerKey } from "../define-handler";
 import { IDEMPOTENCY_KEY_PATTERN } from "../generation-schemas";
 
@@ -24,6 +25,8 @@ function idempotencyKey(request: Request): string | null {
       param: "Idempotency-Key",
     });
   }
+  // Kept for 24 hours in IdempotencyRecord: never a key.
+  refuseKeyInStoredValue(value, "Idempotency-Key", "The Idempotency-Key header");
   return value;
 }
 

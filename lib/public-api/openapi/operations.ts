@@ -63,7 +63,7 @@ function headerParameters(route: PublicRoute): Parameter[] {
       in: "header",
       required: false,
       description:
-        "A retry with the same key and body (per API key, for 24 hours) answers the first generation instead of creating another; a different body under the same key is refused with 422.",
+        "A retry with the same key and body (per API key, for 24 hours) answers the first generation instead of creating another; a different body under the same key is refused with 422. It is stored, so one that holds an API key is refused with 400 api_key_misplaced.",
       schema: { type: "string", pattern: IDEMPOTENCY_KEY_PATTERN.source },
     },
   ];

@@ -163,9 +163,10 @@ export default function KeepingKeysSafePage() {
             <p>
               A <strong>decoy key</strong> (tick &ldquo;Decoy key&rdquo; when you create one) looks like any other key
               and never works: the API answers it exactly as it answers a key that does not exist, so whoever tries it
-              learns nothing. Every attempt is in your activity log with its IP and route, the key&apos;s row says so,
-              and you get an email (at most one an hour). Put one in a config file, a CI secret or a backup, and you
-              learn the moment that place leaks: then rotate the real keys that were kept beside it.
+              learns nothing. Your activity log gets one entry an hour for it, with the first attempt&apos;s IP and
+              route and a count of every attempt in that hour, the key&apos;s row says so, and you get an email (at most
+              one an hour). Put one in a config file, a CI secret or a backup, and you learn the moment that place
+              leaks: then rotate the real keys that were kept beside it.
             </p>
           ),
         },

@@ -60,9 +60,9 @@ export default function SessionsAndKeysPage() {
               <p>
                 A request to any path outside the public API that carries an API key is refused with <code>403</code>,
                 whether or not it also has a session cookie, before anything else runs. That means either header, and
-                also a key in <code>Authorization</code> or <code>Proxy-Authorization</code> under any other scheme
-                (even inside <code>Basic</code>). This is the response (besides the security headers every response
-                carries):
+                also a key anywhere in <code>Authorization</code>, <code>Proxy-Authorization</code> or any header named
+                for a key, token or secret, under any other scheme (even inside <code>Basic</code>), however long the
+                value. This is the response (besides the security headers every response carries):
               </p>
               <CodeBlock
                 code={errorExample("api_key_not_allowed", baseUrl)}

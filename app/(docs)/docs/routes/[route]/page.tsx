@@ -109,7 +109,8 @@ export default async function RoutePage({ params }: { params: Promise<{ route: s
               that sends it): a retry with the same API key, Idempotency-Key and body within 24 hours answers the first
               call&apos;s answer again, as it was (the generation as created; read its progress with GET), with{" "}
               <code>Idempotent-Replayed: true</code>; the same key with another body is{" "}
-              <Link href="/docs/errors#idempotency_key_mismatch">422</Link>.
+              <Link href="/docs/errors#idempotency_key_mismatch">422</Link>. It is stored, so it must not hold your API
+              key: one that does is <Link href="/docs/errors#api_key_misplaced">400 api_key_misplaced</Link>.
             </p>
           )}
         </>

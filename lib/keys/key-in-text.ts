@@ -1,0 +1,21 @@
+// A real key inside a longer value: a file named `backup-<key>.txt`, an
+// idempotency key built from one. Looked for at every position, as
+// key-shaped text is (lib/keys/key-shaped.ts), and only a token that passes
+// the checksum counts, so `sk_dev_notes2024.txt` is not one.
+import { parseApiKey } from "./format";
+import { someReading } from "./key-readings";
+import { KEY_PREFIX } from "./key-shaped";
+
+// Zero-width, so matchAll tries every position; at most 45 characters read at each.
+const FULL_KEY_AT = new RegExp(`(?=(${KEY_PREFIX}[0-9A-Za-z]{38}))`, "g");
+
+/** Whether a real key (format and checksum, as `parseApiKey`) sits anywhere in the text. */
+export function containsApiKey(text: string): boolean {
+  for (const match of text.matchAll(FULL_KEY_AT)) if (parseApiKey(match[1]!)) return true;
+  return false;
+}
+
+/** Whether a real key sits in the text as sent or under any reading a decoder might give (lib/keys/key-readings.ts). */
+export function holdsApiKey(text: string): boolean {
+  return someReading(text, containsApiKey);
+}

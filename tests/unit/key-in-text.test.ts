@@ -1,0 +1,77 @@
+// Keys inside longer text (lib/keys/key-in-text.ts, lib/keys/key-shaped.ts):
+// what the stored-value refusal and the user-agent redaction find, and what
+// they leave alone.
+import { describe, expect, it } from "vitest";
+import { containsApiKey, holdsApiKey } from "@/lib/keys/key-in-text";
+import { generateApiKey, KEY_ENVIRONMENTS } from "@/lib/keys/format";
+import { KEY_PREFIX, redactKeyShaped } from "@/lib/keys/key-shaped";
+
+// Generated, never a key-shaped literal in the repo.
+const KEY = generateApiKey("dev");
+const PROD = generateApiKey("prod");
+const BODY = KEY.slice("sk_dev_".length);
+/** The key with one character of its body changed: the checksum fails. */
+const MISTYPED = KEY.slice(0, 10) + (KEY[10] === "A" ? "B" : "A") + KEY.slice(11);
+
+it("reads the key prefix from the one list of environments", () => {
+  expect(KEY_PREFIX).toBe(`sk_(${KEY_ENVIRONMENTS.join("|")})_`);
+});
+
+describe("containsApiKey", () => {
+  it.each([
+    ["alone", KEY],
+    ["inside a file name", `backup-${PROD}.txt`],
+    ["right after letters", `idem${KEY}`],
+    ["right before letters", `${KEY}retry2`],
+    // A global match would take "sk_dev_" and the next 38 characters, ending in the real key's "sk", and step past it.
+    ["behind a key-shaped run that ends in its prefix", `sk_dev_${"A".repeat(36)}${KEY}`],
+    ["after a mistyped key", `${MISTYPED}-${KEY}`],
+  ])("finds a key %s", (_where, text) => expect(containsApiKey(text)).toBe(true));
+
+  it.each([
+    ["a note named like a key", "sk_dev_notes2024.txt"],
+    ["a mistyped key", MISTYPED],
+    ["a key cut short", KEY.slice(0, -1)],
+    ["a key-shaped run of the right length", `sk_prod_${"A".repeat(38)}`],
+    ["a key of another prefix", `pk_dev_${BODY}`],
+  ])("finds none in %s", (_what, text) => expect(containsApiKey(text)).toBe(false));
+});
+
+describe("holdsApiKey", () => {
+  it.each([
+    ["percent-escaped", encodeURIComponent(KEY).replace(/_/g, "%5F")],
+    ["base64", Buffer.from(`upload:${KEY}`).toString("base64")],
+    ["base64url inside a longer name", `${Buffer.from(KEY).toString("base64url")}.json`],
+  ])("finds a key %s", (_how, text) => expect(holdsApiKey(text)).toBe(true));
+
+  it("finds none in ordinary values", () => {
+    for (const text of ["550e8400-e29b-41d4-a716-446655440000", "sk_dev_notes2024.txt", "report (final).pdf"]) {
+      expect(holdsApiKey(text), text).toBe(false);
+    }
+  });
+});
+
+describe("redactKeyShaped", () => {
+  it("redacts each key, and a key cut short, keeping what is around them", () => {
+    expect(redactKeyShaped(`bot/1.0 ${KEY} and ${PROD.slice(0, 20)}`)).toBe(
+      "bot/1.0 sk_dev_[redacted] and sk_prod_[redacted]",
+    );
+  });
+
+  it("leaves nothing of a key that starts inside a key-shaped run", () => {
+    const redacted = redactKeyShaped(`x sk_dev_AAAAAA${KEY} y`);
+    expect(redacted).toBe("x sk_dev_[redacted] y");
+    expect(redacted).not.toContain(BODY);
+  });
+
+  it("leaves text without a key-shaped run as it is", () => {
+    expect(redactKeyShaped("curl/8.5 sk_dev_abc")).toBe("curl/8.5 sk_dev_abc");
+  });
+
+  it("reads 16 KiB of key prefixes in linear time", () => {
+    const started = performance.now();
+    redactKeyShaped("sk_dev_AAAAAAsk_".repeat(1_000));
+    containsApiKey("sk_dev_".repeat(2_300));
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+});
