@@ -54,7 +54,14 @@ await loadPublicApi();
 // This instance's generation worker, pruning and mail job.
 runtime.startBackgroundJobs();
 
-const app = next({ dev, turbopack: dev, hostname: "localhost", port });
+// Next adds an 'upgrade' listener to the server that serves its first request (for its development
+// socket). With one in place, Node hands every request carrying an Upgrade header to that listener, past
+// the screen and the gate: an attack review found API requests held open, unanswered. Next is given a
+// stand-in to listen on instead. In production no 'upgrade' listener exists, so Node serves such a
+// request as a plain one (the Upgrade header ignored); in development only Next's own socket
+// (/_next/...) is passed on.
+const upgradeStandIn = { on: () => upgradeStandIn };
+const app = next({ dev, turbopack: dev, hostname: "localhost", port, httpServer: upgradeStandIn });
 const handle = app.getRequestHandler();
 await app.prepare();
 
@@ -72,7 +79,14 @@ const server = createServer((req, res) => {
     return;
   }
   handle(req, res);
-}).listen(port, () => {
+});
+if (dev) {
+  server.on("upgrade", (req, socket, head) => {
+    if ((req.url ?? "").startsWith("/_next/")) return void app.getUpgradeHandler()(req, socket, head);
+    socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+  });
+}
+server.listen(port, () => {
   console.log(`keyport: ${dev ? "development" : "production"} server on http://localhost:${port}`);
 });
 

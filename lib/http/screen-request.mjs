@@ -28,7 +28,7 @@ export function isPublicApiPath(url) {
 }
 
 /**
- * @typedef {{ method?: string, url?: string, headers: Record<string, string | string[] | undefined>, socket?: { remoteAddress?: string } | null }} ScreenedRequest
+ * @typedef {{ method?: string, url?: string, headers: Record<string, string | string[] | undefined>, rawHeaders?: string[], socket?: { remoteAddress?: string } | null }} ScreenedRequest
  * @typedef {{ status: number, headers: Record<string, string>, body: string }} ScreenAnswer
  */
 
@@ -96,6 +96,21 @@ function crossOriginPost(req, { trustProxy, publicBaseUrl }) {
   return !allowed.includes(originHost);
 }
 
+// Node keeps only the first of two Authorization (or Proxy-Authorization)
+// headers, so the wall (proxy.ts) would judge the first and never see a key in
+// the second: no client sends two, and off the public API such a request is refused.
+const SINGLE_CREDENTIAL_HEADERS = ["authorization", "proxy-authorization"];
+
+/** @param {ScreenedRequest} req */
+function repeatsCredentialHeader(req) {
+  const raw = req.rawHeaders ?? [];
+  for (const name of SINGLE_CREDENTIAL_HEADERS) {
+    let seen = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === name && ++seen > 1) return true;
+  }
+  return false;
+}
+
 /**
  * The path as Next will route it: dot segments resolved ("/x/%2e%2e/api/v1"
  * is "/api/v1"), so what is screened here is what Next serves.
@@ -153,6 +168,9 @@ export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://loc
       Allow: "GET, HEAD, POST",
       ...hsts,
     });
+  }
+  if (repeatsCredentialHeader(req)) {
+    return page(400, "Bad request", "This request sends a credential header more than once.", hsts);
   }
   if (req.method === "POST" && crossOriginPost(req, { trustProxy, publicBaseUrl })) {
     return page(403, "Forbidden", "This form was sent from another site.", hsts);

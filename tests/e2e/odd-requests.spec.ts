@@ -21,9 +21,38 @@ function raw(baseURL: string, method: string, path: string, headers: Record<stri
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
     });
     req.on("error", reject);
+    // A request the server holds open without answering fails here, not at the test's timeout.
+    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path}: no answer in 10 s`)));
     req.end(body);
   });
 }
+
+test("a request with an Upgrade header is screened and answered like any other, also after Next served a page", async ({
+  baseURL,
+}) => {
+  // Next adds its own 'upgrade' listener on the first request it serves: one has been served.
+  expect((await raw(baseURL!, "GET", "/")).status).toBe(200);
+  const websocket = { Connection: "Upgrade", Upgrade: "websocket" };
+  const api = await raw(baseURL!, "GET", "/api/v1/models", websocket);
+  expect(api.status).toBe(401);
+  expect(JSON.parse(api.body).error.code).toBe("missing_api_key");
+  const withKey = await raw(baseURL!, "GET", "/api/v1/models", {
+    ...websocket,
+    Authorization: `Bearer ${generateApiKey("dev")}`,
+  });
+  expect(JSON.parse(withKey.body).error.code).toBe("invalid_api_key");
+  // curl --http2's offer of h2c is ignored: the answer is HTTP/1.1, from the gate.
+  const h2c = { Connection: "Upgrade, HTTP2-Settings", Upgrade: "h2c", "HTTP2-Settings": "AAMAAABkAARAAAAAAAIAAAAA" };
+  expect((await raw(baseURL!, "GET", "/api/v1/models", h2c)).status).toBe(401);
+  // The screen still answers odd requests, and the wall still refuses a key off the API.
+  expect((await raw(baseURL!, "TRACE", "/dashboard", websocket)).status).toBe(405);
+  expect((await raw(baseURL!, "GET", "/%zz", websocket)).status).toBe(400);
+  const keyOnPage = await raw(baseURL!, "GET", "/docs", {
+    ...websocket,
+    Authorization: `Bearer ${generateApiKey("dev")}`,
+  });
+  expect(keyOnPage.status).toBe(403);
+});
 
 test("a malformed percent escape: the gate's 404 under /api/v1, a 400 page elsewhere", async ({ baseURL }) => {
   for (const path of ["/api/v1/generations/%E0%A4%A", "/api/v1/%", "/api/v1beta/models/%zz"]) {
@@ -159,5 +188,10 @@ test("a key in any credential header is refused on an internal page, even beside
     const answer = await raw(baseURL!, "GET", "/account", { ...headers, cookie });
     expect(answer.status, name).toBe(403);
     expect(JSON.parse(answer.body).error.code, name).toBe("api_key_not_allowed");
+  }
+  // Node keeps only the first of two Authorization headers: a key in the second is refused before that.
+  for (const name of ["authorization", "proxy-authorization"]) {
+    const twice = { [name]: ["Basic dTpw", `Bearer ${key}`], cookie } as unknown as Record<string, string>;
+    expect((await raw(baseURL!, "GET", "/account", twice)).status, name).toBe(400);
   }
 });

@@ -92,4 +92,15 @@ describe("screenRequest", () => {
     const answer = screenRequest(request("TRACE", "/"), { publicBaseUrl: "https://keyport.example" });
     expect(answer?.headers["Strict-Transport-Security"]).toMatch(/max-age=/);
   });
+
+  it("refuses a repeated Authorization or Proxy-Authorization header off the public API (Node keeps only the first)", () => {
+    const withRaw = (path: string, rawHeaders: string[]) => ({ ...request("GET", path), rawHeaders });
+    for (const name of ["Authorization", "proxy-authorization"]) {
+      const twice = withRaw("/dashboard", [name, "Basic dTpw", name, "Bearer sk_dev_x"]);
+      expect(screenRequest(twice)?.status, name).toBe(400);
+    }
+    // One of each is fine, and the public API judges its own headers (the gate refuses two keys).
+    expect(screenRequest(withRaw("/dashboard", ["Authorization", "Basic dTpw", "X-API-Key", "k"]))).toBeNull();
+    expect(screenRequest(withRaw("/api/v1/models", ["Authorization", "a", "Authorization", "b"]))).toBeNull();
+  });
 });
