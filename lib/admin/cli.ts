@@ -4,7 +4,7 @@ import { hashLegacyTokens } from "../auth/legacy-session-token";
 import { emailSchema, newPasswordSchema } from "../auth/credentials.schema";
 import { testModeProblem } from "../auth/test-hashing";
 import { db } from "../db";
-import { KeyActionError } from "../keys/errors";
+import { DomainError } from "../domain-error";
 import { SCOPE_NAMES } from "../keys/scopes";
 import {
   CheckFailed,
@@ -119,7 +119,7 @@ export async function runAdmin(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`admin: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof NotFoundError || error instanceof KeyActionError || error instanceof CheckFailed) {
+    if (error instanceof NotFoundError || error instanceof DomainError || error instanceof CheckFailed) {
       io.stderr.write(`admin: ${error.message}\n`);
       return 1;
     }

@@ -1,62 +1,21 @@
 import "server-only";
-import { headers } from "next/headers";
-import { failure, invalid, isForm, NOT_A_FORM, type ActionResult } from "../action-result";
-import { getEnv } from "../env";
-import { carriesApiKey } from "./api-key-headers";
-import { clientIp } from "./client-ip";
-import { signInSchema, signUpSchema } from "./credentials.schema";
-import { API_KEY_REFUSED_MESSAGE } from "./guard";
-import { BUSY_MESSAGE, PasswordCheckBusy } from "./password";
+import { DomainError } from "../domain-error";
 
-// What the sign-up and sign-in forms share: refuse a key, read the form, run
-// the password work (a full queue answers "busy"), then go on.
+// What the sign-up, sign-in and password forms share, beside the action
+// wrapper (lib/define-action.ts), which refuses a key, reads the form and
+// answers "busy" when the password checks queue up.
 
 // A password never goes back to the browser, not even into its own form.
 export const SECRET_FIELDS = ["password"] as const;
 
-/** Runs a password check; a full queue of them answers "try again in a moment" at once. */
-export async function busyAware<T>(
-  check: () => Promise<T>,
-): Promise<T | { ok: false; error: string; field?: undefined }> {
-  try {
-    return await check();
-  } catch (error) {
-    if (error instanceof PasswordCheckBusy) return { ok: false, error: BUSY_MESSAGE };
-    throw error;
-  }
-}
+/** A credential check's refusal: what the form shows, on its field. */
+type Refusal = { ok: false; error: string; field?: string | undefined };
 
-export type CredentialsCheck<R> = (
-  email: string,
-  password: string,
-  ip: string,
-) => Promise<({ ok: true } & R) | { ok: false; error: string; field?: "email" | undefined }>;
-
-/** What happens once the check passed: a session, the second step of a two-factor sign-in, or nothing yet (sign-up). */
-export type AfterCheck<R> = (result: R, ip: string, userAgent: string | null) => Promise<void>;
-
-/**
- * What sign-up and sign-in share: refuse a request that carries an API key,
- * read the form, run the password work (a full queue answers "busy"), and on
- * success hand over to `then`. Returns the refusal, or null once done.
- */
-export async function withCredentials<R>(
-  formData: FormData,
-  schema: typeof signUpSchema | typeof signInSchema,
-  check: CredentialsCheck<R>,
-  then: AfterCheck<R>,
-): Promise<ActionResult | null> {
-  const requestHeaders = await headers();
-  if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit: SECRET_FIELDS });
-  if (!isForm(formData)) return failure(NOT_A_FORM);
-  const parsed = schema.safeParse({ email: formData.get("email"), password: formData.get("password") });
-  if (!parsed.success) return invalid(parsed.error, formData, SECRET_FIELDS);
-  const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
-  const result = await busyAware(() => check(parsed.data.email, parsed.data.password, ip));
+/** What passed, or the refusal thrown for the wrapper to show. */
+export function passed<T extends { ok: true } | Refusal>(result: T): Extract<T, { ok: true }> {
   if (!result.ok) {
-    const fieldErrors = result.field ? { [result.field]: [result.error] } : {};
-    return failure(result.error, formData, { fieldErrors, omit: SECRET_FIELDS });
+    const { error, field } = result as Refusal;
+    throw new DomainError("invalid_request", error, field ? { field } : {});
   }
-  await then(result, ip, requestHeaders.get("user-agent"));
-  return null;
+  return result as Extract<T, { ok: true }>;
 }

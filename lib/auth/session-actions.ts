@@ -2,38 +2,38 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { failure, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "../action-result";
+import { defineAction } from "../define-action";
+import { DomainError } from "../domain-error";
 import { log } from "../log";
-import { actorFor, requireActionSession } from "./guard";
+import { actorFor } from "./guard";
 import { endOtherSessions, endSession } from "./session-store";
 
-// Ending sessions from the account page. Each action runs the session guard first.
+// Ending sessions from the account page, through the one action wrapper
+// (lib/define-action.ts: the session guard first).
 
-const endSessionSchema = z.object({ sessionId: z.string().min(1).max(64) });
+const NOT_VALID = "That session id is not valid.";
 
 // Ends one of the signed-in user's sessions (another user's id matches nothing).
-export async function endSessionAction(
-  _previous: ActionState<string>,
-  formData: FormData,
-): Promise<ActionResult<string>> {
-  const guard = await requireActionSession();
-  if (!guard.ok) return failure(guard.error, formData);
-  if (!isForm(formData)) return failure(NOT_A_FORM);
-  const parsed = endSessionSchema.safeParse({ sessionId: formData.get("sessionId") });
-  if (!parsed.success) return failure("That session id is not valid.", formData);
-  const ended = await endSession(await actorFor(guard.session), parsed.data.sessionId);
-  if (!ended) return failure("That session was not found. It may have ended already.", formData);
-  log.info("auth.session_ended", { user_id: guard.session.userId, session_id: parsed.data.sessionId });
-  revalidatePath("/account");
-  return ok("Session ended.");
-}
+export const endSessionAction = defineAction({
+  access: "session",
+  input: z.object({ sessionId: z.string({ error: NOT_VALID }).min(1, NOT_VALID).max(64, NOT_VALID) }),
+  async run({ input, session }) {
+    const ended = await endSession(await actorFor(session), input.sessionId);
+    if (!ended) throw new DomainError("not_found", "That session was not found. It may have ended already.");
+    log.info("auth.session_ended", { user_id: session.userId, session_id: input.sessionId });
+    revalidatePath("/account");
+    return "Session ended.";
+  },
+});
 
 // Ends every session of the user but the one making the request.
-export async function endOtherSessionsAction(): Promise<ActionResult<string>> {
-  const guard = await requireActionSession();
-  if (!guard.ok) return failure(guard.error);
-  const count = await endOtherSessions(await actorFor(guard.session), guard.session.id);
-  log.info("auth.other_sessions_ended", { user_id: guard.session.userId, count });
-  revalidatePath("/account");
-  return ok(count === 1 ? "1 other session ended." : `${count} other sessions ended.`);
-}
+export const endOtherSessionsAction = defineAction({
+  access: "session",
+  input: z.object({}),
+  async run({ session }) {
+    const count = await endOtherSessions(await actorFor(session), session.id);
+    log.info("auth.other_sessions_ended", { user_id: session.userId, count });
+    revalidatePath("/account");
+    return count === 1 ? "1 other session ended." : `${count} other sessions ended.`;
+  },
+});

@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { failure, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "../action-result";
-import { actorFor, requireActionSession } from "./guard";
-import { PasswordCheckBusy, BUSY_MESSAGE } from "./password";
+import { defineAction } from "../define-action";
+import { DomainError } from "../domain-error";
+import { actorFor } from "./guard";
 import { proveIdentity } from "./step-up";
 
 // POST the "confirm it's you" dialog: a password or a two-factor code (only a
@@ -11,28 +11,22 @@ import { proveIdentity } from "./step-up";
 // secret fields never come back.
 
 const SECRETS = ["password", "code"] as const;
+// An empty field is no answer.
+const blankIsNone = (value: string | undefined) => value || undefined;
 const proofSchema = z
   .object({
-    password: z.string().max(256).optional(),
-    code: z.string().trim().max(40).optional(),
+    password: z.string().max(256).optional().transform(blankIsNone),
+    code: z.string().trim().max(40).optional().transform(blankIsNone),
   })
   .refine((proof) => Boolean(proof.password || proof.code), { message: "Enter your password or a code." });
 
-export async function stepUpAction(_previous: ActionState<string>, formData: FormData): Promise<ActionResult<string>> {
-  const guard = await requireActionSession();
-  if (!guard.ok) return failure(guard.error);
-  if (!isForm(formData)) return failure(NOT_A_FORM);
-  const parsed = proofSchema.safeParse({
-    password: formData.get("password") || undefined,
-    code: formData.get("code") || undefined,
-  });
-  if (!parsed.success) return failure(parsed.error.issues[0]!.message, formData, { omit: SECRETS });
-  try {
-    const proved = await proveIdentity(guard.session, parsed.data, await actorFor(guard.session));
-    if (!proved.ok) return failure(proved.error, formData, { omit: SECRETS });
-  } catch (error) {
-    if (error instanceof PasswordCheckBusy) return failure(BUSY_MESSAGE, formData, { omit: SECRETS });
-    throw error;
-  }
-  return ok("Confirmed.");
-}
+export const stepUpAction = defineAction({
+  access: "session",
+  input: proofSchema,
+  secrets: SECRETS,
+  async run({ input, session }) {
+    const proved = await proveIdentity(session, input, await actorFor(session));
+    if (!proved.ok) throw new DomainError("invalid_request", proved.error);
+    return "Confirmed.";
+  },
+});

@@ -1,5 +1,5 @@
 // An uploaded file as the server received it, kept apart from the busboy
-// reader (lib/files/multipart.ts, server-only) so the route registry's form
+// reader (lib/public-api/multipart.ts, server-only) so the route registry's form
 // schema can name it.
 
 export interface ReceivedFile {

@@ -5,7 +5,8 @@ import { db } from "../db";
 import { getEnv } from "../env";
 import { newFileId } from "../ids";
 import type { Owner } from "../owner";
-import { ApiError } from "../public-api/api-error";
+import { DomainError } from "../domain-error";
+import { errorCatalog } from "../errors/catalog";
 import { cleanName } from "../text";
 import type { ReceivedFile } from "./received-file";
 
@@ -49,7 +50,7 @@ async function storedBytes(client: Pick<Tx, "storedFile">, userId: string): Prom
   return sum._sum.bytes ?? 0;
 }
 
-const overQuota = () => new ApiError("storage_quota_exceeded");
+const overQuota = () => new DomainError("storage_quota_exceeded", errorCatalog.storage_quota_exceeded.message);
 
 /** 413 storage_quota_exceeded when `incoming` more bytes would not fit the account's quota. */
 export async function refuseOverQuota(userId: string, incoming: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { ApiError } from "../public-api/api-error";
+import { DomainError } from "../domain-error";
 
 // Uploads in progress per key, in this instance: each holds a socket and a
 // temporary file, so one key cannot open many at once.
@@ -15,10 +15,11 @@ export function createUploadSlots(): UploadSlots {
     async run(keyId, limit, work) {
       const running = inProgress.get(keyId) ?? 0;
       if (running >= limit) {
-        throw new ApiError("rate_limited", {
-          message: `This key already has ${limit} uploads in progress. Wait for one to finish, then try again.`,
-          headers: { "Retry-After": "1" },
-        });
+        throw new DomainError(
+          "rate_limited",
+          `This key already has ${limit} uploads in progress. Wait for one to finish, then try again.`,
+          { retryAfterSeconds: 1 },
+        );
       }
       inProgress.set(keyId, running + 1);
       try {

@@ -5,18 +5,9 @@ import { findOwnFile } from "../files/store";
 import { newGenerationId } from "../ids";
 import type { Owner } from "../owner";
 import { toGenerationObject, type GenerationObject } from "./objects";
+import { DomainError } from "../domain-error";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-
-export class GenerationError extends Error {
-  constructor(
-    readonly code: "not_found" | "idempotency_key_mismatch",
-    message: string,
-    readonly param?: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface GenerationInput {
   model: string;
@@ -48,7 +39,7 @@ export async function createGeneration(
   now = new Date(),
 ): Promise<Created> {
   if (input.inputFileId && !(await findOwnFile(owner, input.inputFileId))) {
-    throw new GenerationError("not_found", "No file with that id.", "input_file_id");
+    throw new DomainError("not_found", "No file with that id.", { field: "input_file_id" });
   }
   const hash = requestHash(input);
   if (idempotencyKey) {
@@ -109,7 +100,7 @@ async function replayed(owner: Owner, key: string, hash: string, now: Date): Pro
   const record = await db.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId: owner.apiKeyId, key } } });
   if (!record || record.createdAt.getTime() <= now.getTime() - IDEMPOTENCY_TTL_MS) return null;
   if (record.requestHash !== hash) {
-    throw new GenerationError(
+    throw new DomainError(
       "idempotency_key_mismatch",
       "This Idempotency-Key was already used with a different request. Use a new key for a new request.",
     );

@@ -6,7 +6,7 @@ import { rateLimits } from "../env-schema";
 import { log } from "../log";
 import { queueKeyChanged, queueKeyReportedLeaked } from "../mail/account-notices";
 import { keyDigest } from "./digest";
-import { KEY_NOT_FOUND, KeyActionError } from "./errors";
+import { keyNotFound, keyRefused } from "./errors";
 import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
 import { GRACE_PERIODS, type GracePeriod } from "./grace";
 import {
@@ -49,7 +49,7 @@ async function lockUserKeys(tx: Tx, userId: string, now: Date) {
 
 async function findOwnedKey(tx: Tx, userId: string, publicId: string) {
   const key = await tx.apiKey.findFirst({ where: { publicId, userId } });
-  if (!key) throw new KeyActionError(KEY_NOT_FOUND);
+  if (!key) throw keyNotFound();
   return key;
 }
 
@@ -83,14 +83,14 @@ function refuseLimitAboveDefault(
   if (limit === null) return;
   if (policy.allowAboveDefaultLimit) {
     if (limit > MAX_RATE_LIMIT) {
-      throw new KeyActionError(`A key's rate limit can be at most ${MAX_RATE_LIMIT} requests per minute.`, "rateLimit");
+      throw keyRefused(`A key's rate limit can be at most ${MAX_RATE_LIMIT} requests per minute.`, "rateLimit");
     }
     return;
   }
   const { perKey } = rateLimits(getEnv(), environment);
   if (limit > perKey) {
     const name = environment === "prod" ? "Production" : "Development";
-    throw new KeyActionError(
+    throw keyRefused(
       `${name} keys allow at most ${perKey} requests per minute; enter ${perKey} or fewer, or leave it empty for the default.`,
       "rateLimit",
     );
@@ -148,7 +148,7 @@ export async function createKey(
     // are not capped: once the grace ends they leave the number of keys in use as it was.
     const inUse = await tx.apiKey.count({ where: { userId: actor.userId, ...statusWhere("usable", now) } });
     if (inUse >= ACTIVE_KEY_CAP) {
-      throw new KeyActionError(
+      throw keyRefused(
         `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`,
       );
     }
@@ -193,7 +193,7 @@ export async function updateRestrictions(
     const key = await findOwnedKey(tx, actor.userId, publicId);
     const status = keyStatus(key, now);
     if (status === "revoked" || status === "expired") {
-      throw new KeyActionError(
+      throw keyRefused(
         `This key is ${status === "revoked" ? "revoked" : "expired"}: it no longer works, so there is nothing to restrict.`,
       );
     }
@@ -204,7 +204,7 @@ export async function updateRestrictions(
     if (!keepsOperatorLimit) refuseLimitAboveDefault(restrictions, key.environment as KeyEnvironment, policy);
     const before = fromStoredRestrictions(key);
     if (sameRestrictions(before, restrictions))
-      throw new KeyActionError("Nothing changed: the key already has these settings.");
+      throw keyRefused("Nothing changed: the key already has these settings.");
     const rateLimitByOperator =
       restrictions.rateLimit !== null && (limitChanged ? Boolean(policy.allowAboveDefaultLimit) : keepsOperatorLimit);
     const row = await tx.apiKey.update({
@@ -228,10 +228,10 @@ function refuseUnlessActive(
   verb: string,
 ) {
   const status = keyStatus(key, now);
-  if (status === "revoked") throw new KeyActionError(`This key is revoked and cannot be ${verb}.`);
-  if (status === "expired") throw new KeyActionError(`This key has expired and cannot be ${verb}.`);
+  if (status === "revoked") throw keyRefused(`This key is revoked and cannot be ${verb}.`);
+  if (status === "expired") throw keyRefused(`This key has expired and cannot be ${verb}.`);
   if (status === "expiring") {
-    throw new KeyActionError(`This key was already rotated and cannot be ${verb}: use its replacement.`);
+    throw keyRefused(`This key was already rotated and cannot be ${verb}: use its replacement.`);
   }
 }
 
@@ -251,9 +251,7 @@ export async function rotateKey(
     const old = await findOwnedKey(tx, actor.userId, publicId);
     refuseUnlessActive(old, now, "rotated");
     if (old.decoy)
-      throw new KeyActionError(
-        "A decoy key is never used, so there is nothing to rotate: revoke it, or create another.",
-      );
+      throw keyRefused("A decoy key is never used, so there is nothing to rotate: revoke it, or create another.");
     const { row, secret } = await insertKey(
       tx,
       actor.userId,
@@ -274,8 +272,7 @@ export async function rotateKey(
       where: { id: old.id, successorId: null, revokedAt: null },
       data: { successorId: row.id, expiresAt: oldExpiresAt },
     });
-    if (count !== 1)
-      throw new KeyActionError("This key was already rotated and cannot be rotated: use its replacement.");
+    if (count !== 1) throw keyRefused("This key was already rotated and cannot be rotated: use its replacement.");
     await recordAudit(tx, actor, "key.rotated", publicId, {
       replacement: row.publicId,
       old_key_stops_at: oldExpiresAt.toISOString(),
@@ -303,7 +300,7 @@ export async function revokeKey(
       where: { id: key.id, revokedAt: null },
       data: { revokedAt: now, revokedReason: reason },
     });
-    if (count !== 1) throw new KeyActionError("This key is already revoked.");
+    if (count !== 1) throw keyRefused("This key is already revoked.");
     await recordAudit(tx, actor, "key.revoked", publicId, reason ? { reason } : undefined);
     await queueKeyChanged(tx, actor.userId, key, "revoked", now);
     return toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
@@ -353,7 +350,7 @@ export async function revokeLeaked(
     await lockUserKeys(tx, actor.userId, now);
     const key = await findOwnedKey(tx, actor.userId, publicId);
     // As with rotation: a decoy found in the open is doing its job, and reports of one raise its alert instead.
-    if (key.decoy) throw new KeyActionError(DECOY_LEAK_REFUSED);
+    if (key.decoy) throw keyRefused(DECOY_LEAK_REFUSED);
     const status = keyStatus(key, now);
     if (status === "revoked") return { status: "already_revoked" };
     if (status === "expired") return { status: "expired" };
@@ -418,7 +415,7 @@ export async function revokeLeaked(
 /** The owner has seen that a report revoked this key: the dashboard stops showing its notice. */
 export async function dismissLeakNotice(actor: Actor, publicId: string, now = new Date()): Promise<KeyView> {
   const key = await db.apiKey.findFirst({ where: { publicId, userId: actor.userId, leakSource: { not: null } } });
-  if (!key) throw new KeyActionError(KEY_NOT_FOUND);
+  if (!key) throw keyNotFound();
   const row = await db.apiKey.update({ where: { id: key.id }, data: { leakSeenAt: now }, select: keyViewSelect });
   return toKeyView(row, now);
 }
@@ -427,7 +424,7 @@ export async function dismissLeakNotice(actor: Actor, publicId: string, now = ne
 export async function reportLeak(actor: Actor, publicId: string, now = new Date()): Promise<LeakOutcome> {
   const outcome = await revokeLeaked(actor, publicId, { source: "dashboard", url: null, replace: true }, now);
   if (outcome.status === "expired")
-    throw new KeyActionError("This key has expired: it no longer works, so it cannot be used by anyone.");
-  if (outcome.status !== "revoked") throw new KeyActionError("This key is already revoked: it no longer works.");
+    throw keyRefused("This key has expired: it no longer works, so it cannot be used by anyone.");
+  if (outcome.status !== "revoked") throw keyRefused("This key is already revoked: it no longer works.");
   return outcome;
 }

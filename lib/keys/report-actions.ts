@@ -1,14 +1,10 @@
 "use server";
 
-import { headers } from "next/headers";
 import { z } from "zod";
-import { failure, invalid, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "../action-result";
 import { afterResponse } from "../after-response";
-import { carriesApiKey } from "../auth/api-key-headers";
-import { clientIp } from "../auth/client-ip";
-import { API_KEY_REFUSED_MESSAGE } from "../auth/guard";
 import { db } from "../db";
-import { getEnv } from "../env";
+import { defineAction } from "../define-action";
+import { DomainError } from "../domain-error";
 import { log } from "../log";
 import { actOnReportedToken, publicUrl, REPORT_THANKS, REPORTS_PER_IP_PER_HOUR } from "./leak-reports";
 
@@ -27,39 +23,42 @@ const reportSchema = z.object({
     .trim()
     .min(1, "Paste the key you found.")
     .max(200, "That is longer than any Keyport key: paste only the key."),
-  url: z
-    .string()
-    .trim()
-    .max(2_000, "Use at most 2,000 characters.")
-    .refine((value) => value === "" || publicUrl(value) !== null, "Give a web address (https://…), or leave it empty.")
-    .transform((value) => publicUrl(value)),
+  // Optional: a form without the field is a report without a place.
+  url: z.preprocess(
+    (value) => value ?? "",
+    z
+      .string()
+      .trim()
+      .max(2_000, "Use at most 2,000 characters.")
+      .refine(
+        (value) => value === "" || publicUrl(value) !== null,
+        "Give a web address (https://…), or leave it empty.",
+      )
+      .transform((value) => publicUrl(value)),
+  ),
 });
 
-export async function reportKeyAction(
-  _previous: ActionState<string>,
-  formData: FormData,
-): Promise<ActionResult<string>> {
-  const requestHeaders = await headers();
-  if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit: ["key"] });
-  if (!isForm(formData)) return failure(NOT_A_FORM);
-  const parsed = reportSchema.safeParse({ key: formData.get("key") ?? "", url: formData.get("url") ?? "" });
-  if (!parsed.success) return invalid(parsed.error, formData, ["key"]);
-  const ip = clientIp(requestHeaders, getEnv().TRUST_PROXY);
-  const now = new Date();
-  // Only accepted reports count, so retrying while refused does not push the
-  // time back (a burst of concurrent reports may slip a few past the limit).
-  const recent = await db.authAttempt.findMany({
-    where: { kind: "key_report", ip, createdAt: { gt: new Date(now.getTime() - WINDOW_MS) } },
-    orderBy: { createdAt: "asc" },
-    select: { createdAt: true },
-  });
-  if (recent.length >= REPORTS_PER_IP_PER_HOUR) {
-    const at = new Date(recent[0]!.createdAt.getTime() + WINDOW_MS).toISOString().slice(11, 16);
-    log.warn("key.report.ip_limited", { ip });
-    return failure(`Too many reports from your network. Try again at ${at} UTC.`, formData, { omit: ["key"] });
-  }
-  await db.authAttempt.create({ data: { kind: "key_report", email: "", ip, success: true, createdAt: now } });
-  const { key, url } = parsed.data;
-  afterResponse("key_report", () => actOnReportedToken(key, { source: "public-report", url }));
-  return ok(REPORT_THANKS);
-}
+export const reportKeyAction = defineAction({
+  access: "public",
+  input: reportSchema,
+  // The pasted value is never sent back, stored or logged.
+  secrets: ["key"],
+  async run({ input, ip }) {
+    const now = new Date();
+    // Only accepted reports count, so retrying while refused does not push the
+    // time back (a burst of concurrent reports may slip a few past the limit).
+    const recent = await db.authAttempt.findMany({
+      where: { kind: "key_report", ip, createdAt: { gt: new Date(now.getTime() - WINDOW_MS) } },
+      orderBy: { createdAt: "asc" },
+      select: { createdAt: true },
+    });
+    if (recent.length >= REPORTS_PER_IP_PER_HOUR) {
+      const at = new Date(recent[0]!.createdAt.getTime() + WINDOW_MS).toISOString().slice(11, 16);
+      log.warn("key.report.ip_limited", { ip });
+      throw new DomainError("rate_limited", `Too many reports from your network. Try again at ${at} UTC.`);
+    }
+    await db.authAttempt.create({ data: { kind: "key_report", email: "", ip, success: true, createdAt: now } });
+    afterResponse("key_report", () => actOnReportedToken(input.key, { source: "public-report", url: input.url }));
+    return REPORT_THANKS;
+  },
+});

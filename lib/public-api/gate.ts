@@ -15,6 +15,7 @@ import { andThen, type MaybePromise } from "../maybe-promise";
 import { API_SECURITY_HEADERS } from "../security/api-headers";
 import { strictTransportSecurity } from "../security/hsts";
 import { ApiError } from "./api-error";
+import { DomainError } from "../domain-error";
 import { parseJson, readLimitedBody, refuseDeclaredOverLimit, requireContentType } from "./body";
 import {
   insufficientScopeChallenge,
@@ -213,8 +214,20 @@ function runHandler(
   );
 }
 
-function failure(error: unknown, trace: Trace): TextReply {
+/** The domain's refusal (lib/domain-error.ts) in the API's terms: its field is the error's `param`. */
+function fromDomain({ code, message, options }: DomainError): ApiError {
+  const headers =
+    options.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(options.retryAfterSeconds) };
+  return new ApiError(code, {
+    message,
+    ...(options.field ? { param: options.field } : {}),
+    ...(headers ? { headers } : {}),
+  });
+}
+
+function failure(raised: unknown, trace: Trace): TextReply {
   const baseUrl = getEnv().PUBLIC_BASE_URL;
+  const error = raised instanceof DomainError ? fromDomain(raised) : raised;
   trace.errorCode = error instanceof ApiError ? error.code : "internal_error";
   if (error instanceof ApiError) {
     return errorReply(error.code, withFields(error.options, { requestId: trace.requestId, baseUrl }));

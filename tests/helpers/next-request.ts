@@ -23,4 +23,8 @@ export const nextNavigation = {
   forbidden: () => {
     throw new Error("NEXT_FORBIDDEN");
   },
+  // As Next's: the navigation errors above pass through an action's own error handling.
+  unstable_rethrow: (error: unknown) => {
+    if (error instanceof Error && /^NEXT_(REDIRECT|FORBIDDEN)/.test(error.message)) throw error;
+  },
 };

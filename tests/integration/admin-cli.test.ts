@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { rateLimits } from "@/lib/env-schema";
-import { KeyActionError } from "@/lib/keys/errors";
+import { DomainError } from "@/lib/domain-error";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
 import { createKey } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
@@ -237,7 +237,7 @@ describe("npm run admin: key restrictions", () => {
         restrictions,
       },
     );
-    await expect(dashboard).rejects.toBeInstanceOf(KeyActionError);
+    await expect(dashboard).rejects.toBeInstanceOf(DomainError);
 
     const created = await create("fast lane", "--rate-limit", String(above));
     expect(created.code, created.stderr).toBe(0);

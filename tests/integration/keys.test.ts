@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/audit";
 import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { keyDigest } from "@/lib/keys/digest";
-import { KeyActionError } from "@/lib/keys/errors";
+import { DomainError } from "@/lib/domain-error";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
 import { createKeySchema, type GracePeriod } from "@/lib/keys/key.schema";
 import { ACTIVE_KEY_CAP, createKey, renameKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
@@ -70,7 +70,7 @@ describe("creating keys", () => {
     const { key: replacement } = await rotateKey(actor, first.key.id, "24h");
     const before = await db.apiKey.count({ where: { userId: actor.userId } });
     const refused = createKey(actor, devKey("one too many"));
-    await expect(refused).rejects.toThrow(KeyActionError);
+    await expect(refused).rejects.toThrow(DomainError);
     await expect(refused).rejects.toThrow(/already have 100 keys in use/);
     expect(await db.apiKey.count({ where: { userId: actor.userId } })).toBe(before);
     // At the cap, a rotation and a leak report still work: the count is the same once the grace ends.
@@ -165,7 +165,7 @@ describe("rotating keys", () => {
     expect(fulfilled).toHaveLength(1);
     expect(rejected).toHaveLength(49);
     for (const r of rejected) {
-      expect(r.reason).toBeInstanceOf(KeyActionError);
+      expect(r.reason).toBeInstanceOf(DomainError);
       expect((r.reason as Error).message).toMatch(/already rotated/);
     }
     expect(await db.apiKey.count({ where: { userId: actor.userId } })).toBe(2);

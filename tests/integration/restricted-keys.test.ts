@@ -7,7 +7,7 @@ import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
 import { db } from "@/lib/db";
 import { createKey, reportLeak, revokeKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import type { KeyRestrictions } from "@/lib/keys/restrictions";
-import { KeyActionError } from "@/lib/keys/errors";
+import { DomainError } from "@/lib/domain-error";
 import { keyRateLimit } from "@/lib/public-api/count-request";
 import { routeErrors, type PublicRoute } from "@/lib/public-api/routes";
 import { READ_ONLY_SCOPES, SCOPE_NAMES, type Scope } from "@/lib/keys/scopes";
@@ -361,7 +361,7 @@ describe("editing restrictions", () => {
       allowedIps: null,
       rateLimit: null,
     });
-    await expect(attempt).rejects.toBeInstanceOf(KeyActionError);
+    await expect(attempt).rejects.toBeInstanceOf(DomainError);
     expect((await db.apiKey.findUniqueOrThrow({ where: { publicId: theirs.key.id } })).scopes).toBe("all");
   });
 });

@@ -42,7 +42,7 @@ async function signedIn(ageMs = 0) {
 
 /** Turns two-factor on through the actions; returns the secret the page showed. */
 async function enrol(userId: string, email: string) {
-  expect(await startTwoFactorAction()).toMatchObject({ ok: true });
+  expect(await startTwoFactorAction(null, form({}))).toMatchObject({ ok: true });
   const { pending } = await twoFactorView(userId, email);
   // A code of the previous step: the one after it stays free for the test.
   expect(await confirmTwoFactorAction(null, form({ code: codeFor(pending!.secret, Date.now() - STEP) }))).toMatchObject(
@@ -61,12 +61,12 @@ beforeEach(() => request.cookies.clear());
 describe("two-factor settings", () => {
   it("cannot be turned on from a stale session, at either step", async () => {
     const { userId, email, sessionId } = await signedIn(STALE);
-    expect(await startTwoFactorAction()).toMatchObject(stepUpRefusal);
+    expect(await startTwoFactorAction(null, form({}))).toMatchObject(stepUpRefusal);
     expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).totpSecret).toBeNull();
 
     // Started while fresh, confirmed once stale: still refused.
     await db.session.update({ where: { id: sessionId }, data: { verifiedAt: new Date() } });
-    expect(await startTwoFactorAction()).toMatchObject({ ok: true });
+    expect(await startTwoFactorAction(null, form({}))).toMatchObject({ ok: true });
     const { pending } = await twoFactorView(userId, email);
     await makeStale(sessionId);
     expect(await confirmTwoFactorAction(null, form({ code: codeFor(pending!.secret) }))).toMatchObject(stepUpRefusal);

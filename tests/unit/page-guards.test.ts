@@ -8,7 +8,6 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 const appDir = path.join(root, "app");
 const libDir = path.join(root, "lib");
 const GUARDS = /requirePageSession|requireActionSession|requireApiSession|refuseApiKey/;
-const GUARD_CALL = /requireActionSession\(\)|carriesApiKey\(/;
 
 const PUBLIC_WITHOUT_GUARD = [
   "(auth)/forgot-password/page.tsx",
@@ -78,9 +77,11 @@ describe("the session guard's coverage", () => {
     expect(webhook).toMatch(/refuseApiKey\(request\.headers\)/);
     expect(webhook).toMatch(/signedByGitHub\(body, request\.headers\)/);
     expect(webhook).not.toMatch(/requireApiSession|requirePageSession/);
+    // The report form's action is public: the action wrapper refuses a key for it, and runs no session guard.
     const report = readFileSync(path.join(libDir, "keys/report-actions.ts"), "utf8");
-    expect(report).toMatch(/carriesApiKey\(requestHeaders\)/);
-    expect(report).not.toMatch(/requireActionSession/);
+    expect(report).toMatch(/export const reportKeyAction = defineAction\(\{\n\s*access: "public",/);
+    const wrapper = readFileSync(path.join(libDir, "define-action.ts"), "utf8");
+    expect(wrapper).toMatch(/if \(carriesApiKey\(requestHeaders\)\) return failure\(API_KEY_REFUSED_MESSAGE/);
     // No other handler outside the public API goes without a session but the read-only ones.
     const handlers = entries.filter((file) => file.endsWith("route.ts"));
     const withoutSession = handlers.filter(
@@ -115,22 +116,22 @@ describe("the session guard's coverage", () => {
     expect(inApp).toEqual([]);
   });
 
-  it("has every server action check the session or the key", () => {
+  it("has every server action made by the one wrapper, which checks the key and the session", () => {
+    // tests/integration/action-wrapper.test.ts checks the same on the loaded modules; this reads the source.
     for (const file of actionModules) {
       const source = readFileSync(path.join(root, file), "utf8");
-      // Only `export async function`: the check below reads each one's body.
-      expect(source).not.toMatch(/^export (const|let|var) /m);
-      const functions = source.split(/(?=^(?:export )?async function )/m).slice(1);
-      const exported = functions.filter((fn) => fn.startsWith("export "));
-      expect(exported.length).toBe([...source.matchAll(/^export async function /gm)].length);
-      // An action guards itself, or hands its work to a helper of this module that does.
-      const helpers = functions
-        .filter((fn) => !fn.startsWith("export ") && GUARD_CALL.test(fn))
-        .map((fn) => /^async function (\w+)/.exec(fn)![1]!);
-      for (const body of exported) {
-        const callsGuardedHelper = helpers.some((name) => new RegExp(`\\b${name}\\(`).test(body));
-        expect(GUARD_CALL.test(body) || callsGuardedHelper, body.slice(0, 60)).toBe(true);
+      expect(source, file).not.toMatch(/^export (async )?function /m);
+      const exported = [...source.matchAll(/^export const (\w+) = (\w+)\(/gm)];
+      expect(exported.length, file).toBeGreaterThan(0);
+      for (const [, name, maker] of exported) {
+        // defineAction itself, or a helper of this module that returns it (lib/keys/actions.ts's keyAction).
+        const helper = new RegExp(`function ${maker}\\b[\\s\\S]*?return defineAction\\(`);
+        expect(maker === "defineAction" || helper.test(source), `${file}: ${name}`).toBe(true);
       }
     }
+    const wrapper = readFileSync(path.join(libDir, "define-action.ts"), "utf8");
+    expect(wrapper).toMatch(/carriesApiKey\(requestHeaders\)/);
+    expect(wrapper).toMatch(/requireActionSession\(\)/);
+    expect(wrapper).toMatch(/freshSignInRefusal\(/);
   });
 });

@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { getEnv } from "../../env";
-import { receiveUpload } from "../../files/multipart";
+import { receiveUpload } from "../multipart";
 import { filesRoot, refuseOverQuota, saveUpload } from "../../files/store";
 import { withoutUnsafe } from "../../text";
 import { declaredLength } from "../body";

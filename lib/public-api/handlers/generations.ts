@@ -1,6 +1,6 @@
 import { findApp } from "../../catalog/catalog";
 import { jsonReply } from "../../http/text-reply";
-import { createGeneration, findGeneration, GenerationError, type GenerationInput } from "../../generations/service";
+import { createGeneration, findGeneration, type GenerationInput } from "../../generations/service";
 import type { Owner } from "../../owner";
 import { ApiError } from "../api-error";
 import { refuseKeyInStoredValue } from "../credentials";
@@ -31,15 +31,9 @@ function idempotencyKey(request: Request): string | null {
 }
 
 async function create(key: CallerKey, request: Request, input: GenerationInput) {
-  try {
-    const { generation, replayed } = await createGeneration(ownerOf(key), input, idempotencyKey(request));
-    return jsonReply(generation, CREATED, replayed ? ["Idempotent-Replayed", "true"] : []);
-  } catch (error) {
-    if (error instanceof GenerationError) {
-      throw new ApiError(error.code, { message: error.message, ...(error.param ? { param: error.param } : {}) });
-    }
-    throw error;
-  }
+  // A refusal of the domain's (an unknown file, a reused Idempotency-Key) is the gate's to answer.
+  const { generation, replayed } = await createGeneration(ownerOf(key), input, idempotencyKey(request));
+  return jsonReply(generation, CREATED, replayed ? ["Idempotent-Replayed", "true"] : []);
 }
 
 function requireApp(appId: string) {

@@ -9,8 +9,8 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { FLOW_HEADER } from "../http/upload-flow";
 import { runtime } from "../runtime/runtime";
-import { ApiError } from "../public-api/api-error";
-import type { ReceivedFile } from "./received-file";
+import { DomainError } from "../domain-error";
+import type { ReceivedFile } from "../files/received-file";
 
 // An upload read as it arrives: busboy parses the multipart body and the file
 // part is piped straight to a temporary file, so the server holds one chunk
@@ -25,8 +25,8 @@ export interface ReceivedUpload {
 const MAX_FIELD_BYTES = 1024;
 
 const tooLarge = (limit: number) =>
-  new ApiError("payload_too_large", { message: `The request body is larger than the limit of ${limit} bytes.` });
-const unreadable = () => new ApiError("invalid_request", { message: "The multipart body could not be read." });
+  new DomainError("payload_too_large", `The request body is larger than the limit of ${limit} bytes.`);
+const unreadable = () => new DomainError("invalid_request", "The multipart body could not be read.");
 
 /**
  * Counts the bytes that pass, fails the stream past `limit`, and tells the
@@ -95,6 +95,6 @@ export async function receiveUpload(request: Request, limit: number, temporaryDi
     await Promise.allSettled(writes);
     const written = file as ReceivedFile | null;
     if (written) await rm(written.path, { force: true });
-    throw error instanceof ApiError ? error : unreadable();
+    throw error instanceof DomainError ? error : unreadable();
   }
 }

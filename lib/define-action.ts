@@ -1,0 +1,106 @@
+import "server-only";
+import { headers } from "next/headers";
+import { unstable_rethrow } from "next/navigation";
+import type { z } from "zod";
+import { failure, invalid, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "./action-result";
+import { carriesApiKey } from "./auth/api-key-headers";
+import { clientIp } from "./auth/client-ip";
+import { API_KEY_REFUSED_MESSAGE, requireActionSession } from "./auth/guard";
+import { BUSY_MESSAGE, PasswordCheckBusy } from "./auth/password";
+import type { ActiveSession } from "./auth/session-store";
+import { freshSignInRefusal } from "./auth/step-up";
+import { DomainError } from "./domain-error";
+import { getEnv } from "./env";
+import { log } from "./log";
+
+// The one wrapper of every server action (compare next-safe-action's action
+// client, which dub uses; docs/architecture.md says why ours is this small
+// file instead). In one place, in this order: a request that carries an API
+// key is refused; a "session" action runs the session guard; the form is
+// parsed with the action's zod schema; a change that needs a fresh sign-in is
+// refused without one (checked here, on the server, whatever the dialog did);
+// then the work runs. The teams' permission check belongs here too, beside
+// the session guard. A DomainError becomes the form's error (on its field),
+// a full queue of password checks "busy"; anything else is logged and
+// answered with a generic error; a redirect passes through. Secrets (passwords,
+// codes, a pasted key) are never echoed back into the form.
+
+export type ActionAccess = "session" | "public";
+
+export interface ActionContext<I, A extends ActionAccess> {
+  input: I;
+  formData: FormData;
+  /** The signed-in session: always there for a "session" action, never for a "public" one. */
+  session: A extends "session" ? ActiveSession : null;
+  /** The client's address and browser, as this server sees them. */
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface ActionSpec<S extends z.ZodType, T, A extends ActionAccess> {
+  /** "session": the session guard runs first. "public" (sign-in, sign-up, reset, report): no session needed. */
+  access: A;
+  /** The form's fields, parsed from the whole form; a function when the rules depend on who asks. */
+  input: S | ((session: A extends "session" ? ActiveSession : null) => S);
+  /** Fields never sent back into the form. */
+  secrets?: readonly string[];
+  /** Whether this change needs a fresh sign-in (lib/auth/step-up.ts): always, or as the input decides. */
+  stepUp?: true | ((input: z.output<S>, session: ActiveSession) => Promise<boolean>);
+  /** The log event of an unexpected failure. */
+  failureEvent?: string;
+  run(context: ActionContext<z.output<S>, A>): Promise<T>;
+}
+
+/** A marker on every action made here: tests/integration/action-wrapper.test.ts finds each export wears it. */
+export const DEFINED_ACTION = Symbol.for("keyport.defined-action");
+
+export type DefinedAction<T> = ((previous: ActionState<T>, formData: FormData) => Promise<ActionResult<T>>) & {
+  [DEFINED_ACTION]: ActionAccess;
+};
+
+export function defineAction<S extends z.ZodType, T, A extends ActionAccess>(
+  spec: ActionSpec<S, T, A>,
+): DefinedAction<T> {
+  const action = async (_previous: ActionState<T>, formData: FormData): Promise<ActionResult<T>> => {
+    const omit = spec.secrets ?? [];
+    const requestHeaders = await headers();
+    if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit });
+    let session: ActiveSession | null = null;
+    if (spec.access === "session") {
+      const guard = await requireActionSession();
+      if (!guard.ok) return failure(guard.error, formData, { omit });
+      session = guard.session;
+    }
+    if (!isForm(formData)) return failure(NOT_A_FORM);
+    const schema = typeof spec.input === "function" ? spec.input(session as never) : spec.input;
+    const parsed = schema.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) return invalid(parsed.error, formData, omit);
+    if (session && spec.stepUp && (spec.stepUp === true || (await spec.stepUp(parsed.data, session)))) {
+      const refused = await freshSignInRefusal(session, formData, omit);
+      if (refused) return refused;
+    }
+    try {
+      const data = await spec.run({
+        input: parsed.data,
+        formData,
+        session: session as ActionContext<z.output<S>, A>["session"],
+        ip: clientIp(requestHeaders, getEnv().TRUST_PROXY),
+        userAgent: requestHeaders.get("user-agent"),
+      });
+      return ok(data);
+    } catch (error) {
+      unstable_rethrow(error);
+      if (error instanceof DomainError) {
+        const field = error.options.field;
+        return failure(error.message, formData, { fieldErrors: field ? { [field]: [error.message] } : {}, omit });
+      }
+      if (error instanceof PasswordCheckBusy) return failure(BUSY_MESSAGE, formData, { omit });
+      log.error(spec.failureEvent ?? "action.failed", {
+        user_id: session?.userId,
+        error: String((error as Error)?.message),
+      });
+      return failure("Something went wrong; nothing was changed. Try again.", formData, { omit });
+    }
+  };
+  return Object.assign(action, { [DEFINED_ACTION]: spec.access });
+}
