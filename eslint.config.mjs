@@ -29,6 +29,30 @@ const NO_GLOBALS = [
 ];
 /** The files that may touch globalThis: the runtime's one slot, and the native Date kept before Next wraps it. */
 export const GLOBALS_ALLOWED = ["lib/runtime/runtime.ts", "lib/http/native-date.mjs", "lib/public-api/native-date.ts"];
+/** What in lib/ is not the domain: the public API's wing, the web app's, the runtime that wires them, and the entries. */
+export const DOMAIN_OUTSIDE = [
+  "lib/public-api/**",
+  "lib/http/**",
+  "lib/errors/error-response.ts",
+  "lib/errors/request-id.ts",
+  "lib/web/**",
+  "lib/docs/**",
+  "lib/runtime/**",
+  "lib/admin/**",
+  "lib/startup-check.ts",
+  "lib/health.ts",
+  "lib/generated/**",
+];
+const DOMAIN_MAY_NOT_IMPORT = [
+  {
+    group: ["**/public-api", "**/public-api/**", "**/http/**", "**/errors/error-response", "**/errors/request-id"],
+    message: "The domain does not import the public API: the API sits on the domain (docs/architecture.md).",
+  },
+  {
+    group: ["**/web/**", "**/docs/**", "@/app/*", "@/components/*"],
+    message: "The domain does not import the web app: the web app sits on the domain (docs/architecture.md).",
+  },
+];
 /** Code that runs once per process by design, or in its own thread: its module state is the process's. */
 const MODULE_STATE_ALLOWED = ["server.mjs", "lib/usage/sqlite-usage-worker.mjs", "scripts/**", ...GLOBALS_ALLOWED];
 
@@ -71,6 +95,13 @@ const config = [
         },
       ],
     },
+  },
+  {
+    // The wings (docs/architecture.md): the domain imports neither the public API nor the web app; both
+    // sit on it. Everything in lib/ is the domain but the folders named here.
+    files: ["lib/**/*.{ts,tsx,mjs}"],
+    ignores: DOMAIN_OUTSIDE,
+    rules: { "no-restricted-imports": ["error", { patterns: DOMAIN_MAY_NOT_IMPORT }] },
   },
   {
     files: ["**/*.{ts,tsx,mjs,mts}"],

@@ -1,6 +1,6 @@
 // Next 16's proxy (formerly middleware): the first wall between API keys and
 // the internal app, and the place security headers are set. It only helps:
-// every page, action and handler checks again through lib/auth/guard.ts.
+// every page, action and handler checks again through lib/web/guard.ts.
 import { NextResponse, type NextRequest } from "next/server";
 import { carriesApiKey } from "./lib/auth/api-key-headers";
 import { publicBaseUrl } from "./lib/env-schema";

@@ -5,7 +5,7 @@ import type { ErrorCode } from "./errors/catalog";
  * refusal), a message a person can read, and the field it is about. The
  * domain knows neither HTTP nor forms: the gate maps it to the API's JSON
  * (lib/public-api/gate.ts) and the action wrapper to a form's result
- * (lib/define-action.ts), once each.
+ * (lib/web/define-action.ts), once each.
  */
 export class DomainError extends Error {
   override name = "DomainError";

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { StepUpProvider } from "@/components/auth/step-up-dialog";
 import { KeyDialogsProvider } from "@/components/keys/key-dialogs";
-import { optionalSession } from "@/lib/auth/guard";
+import { optionalSession } from "@/lib/web/guard";
 import { stepUpMethods } from "@/lib/auth/step-up";
 import { restrictionOptions } from "@/lib/keys/restriction-options";
 import { routesByScope } from "@/lib/public-api/routes";

@@ -1,4 +1,4 @@
-import { refuseApiKey } from "@/lib/auth/guard";
+import { refuseApiKey } from "@/lib/web/guard";
 import { publicBaseUrl } from "@/lib/env-schema";
 import { openApiDocument } from "@/lib/public-api/openapi";
 

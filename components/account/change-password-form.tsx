@@ -4,7 +4,7 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { changePasswordAction } from "@/lib/auth/password-actions";
+import { changePasswordAction } from "@/lib/web/actions/password";
 
 export const NEW_PASSWORD_HINT = "At least 10 characters and hard to guess: a few uncommon words work well.";
 

@@ -2,8 +2,8 @@
 
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { endOtherSessionsAction, endSessionAction } from "@/lib/auth/session-actions";
-import type { ActionState } from "@/lib/action-result";
+import { endOtherSessionsAction, endSessionAction } from "@/lib/web/actions/sessions";
+import type { ActionState } from "@/lib/web/action-result";
 
 function Status({ state }: { state: ActionState<string> }) {
   return (

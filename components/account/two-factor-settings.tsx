@@ -5,7 +5,7 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } from "@/lib/auth/two-factor-actions";
+import { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } from "@/lib/web/actions/two-factor";
 import type { EnrolmentView } from "@/lib/auth/two-factor/enrolment";
 
 // Two-factor sign-in on the account's two-factor page: start, scan, confirm

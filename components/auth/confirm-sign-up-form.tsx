@@ -5,7 +5,7 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { confirmSignUpAction } from "@/lib/auth/sign-up-actions";
+import { confirmSignUpAction } from "@/lib/web/actions/sign-up";
 import { SIGN_UP_ALREADY_DONE_MESSAGE } from "@/lib/auth/sign-up-messages";
 
 // The token rides in a hidden field of a POST. On success the action signs

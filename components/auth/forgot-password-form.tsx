@@ -5,7 +5,7 @@ import { FormDone } from "@/components/forms/form-done";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { requestPasswordResetAction } from "@/lib/auth/password-actions";
+import { requestPasswordResetAction } from "@/lib/web/actions/password";
 
 // Posts to a server action, so it works without JavaScript. Once sent, the
 // form gives way to the answer, which is the same for every address.

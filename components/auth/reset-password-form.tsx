@@ -6,7 +6,7 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { resetPasswordAction } from "@/lib/auth/password-actions";
+import { resetPasswordAction } from "@/lib/web/actions/password";
 
 // The token rides in a hidden field of a POST, never in a request the form
 // makes on its own. On success the action redirects to sign-in.

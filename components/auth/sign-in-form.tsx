@@ -4,7 +4,7 @@ import Link from "next/link";
 import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { signInAction } from "@/lib/auth/sign-in-actions";
+import { signInAction } from "@/lib/web/actions/sign-in";
 import { CredentialFields } from "./credential-fields";
 
 // Posts to our own server action: it works before JavaScript has loaded, and

@@ -3,7 +3,7 @@
 import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
-import { signUpAction } from "@/lib/auth/sign-up-actions";
+import { signUpAction } from "@/lib/web/actions/sign-up";
 import { CredentialFields } from "./credential-fields";
 
 // Posts to a server action that mails a link to finish (or, for a known

@@ -7,7 +7,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
-import { stepUpAction } from "@/lib/auth/step-up-actions";
+import { stepUpAction } from "@/lib/web/actions/step-up";
 import { GitHubSignIn } from "./github-sign-in";
 
 export interface StepUpMethods {

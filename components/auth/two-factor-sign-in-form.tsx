@@ -4,7 +4,7 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { twoFactorSignInAction } from "@/lib/auth/two-factor-actions";
+import { twoFactorSignInAction } from "@/lib/web/actions/two-factor";
 
 // The code step of a sign-in. A plain form post, so it works before (or without) JavaScript.
 export function TwoFactorSignInForm() {

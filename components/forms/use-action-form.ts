@@ -1,7 +1,7 @@
 "use client";
 
 import { startTransition, useActionState, useEffect, useEffectEvent, useRef, type FormEvent } from "react";
-import type { ActionState, FormAction } from "@/lib/action-result";
+import type { ActionState, FormAction } from "@/lib/web/action-result";
 import { useStepUp } from "./step-up-context";
 
 // The field a "confirm it's you" refusal names (lib/auth/step-up.ts, STEP_UP_FIELD).

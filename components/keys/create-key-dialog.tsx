@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
-import { createKeyAction, type KeyActionData } from "@/lib/keys/actions";
+import { createKeyAction, type KeyActionData } from "@/lib/web/actions/keys";
 import type { KeyEnvironment } from "@/lib/keys/format";
 import { DEFAULT_EXPIRY } from "@/lib/keys/expiry";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";

@@ -5,7 +5,7 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
-import { updateRestrictionsAction } from "@/lib/keys/actions";
+import { updateRestrictionsAction } from "@/lib/web/actions/keys";
 import type { KeyEnvironment } from "@/lib/keys/format";
 import { displayEntry } from "@/lib/keys/ip-allowlist";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";

@@ -5,7 +5,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { AlertDialog, AlertDialogCancel, DialogActions } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
-import { reportLeakAction, revokeKeyAction, rotateKeyAction, type KeyActionData } from "@/lib/keys/actions";
+import { reportLeakAction, revokeKeyAction, rotateKeyAction, type KeyActionData } from "@/lib/web/actions/keys";
 import { DEFAULT_GRACE, GRACE_OPTIONS } from "@/lib/keys/grace";
 import type { KeyActionKind } from "@/lib/keys/status";
 import type { KeyTarget } from "./key-dialogs";

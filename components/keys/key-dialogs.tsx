@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { ToastProvider, useToast } from "@/components/ui/toast";
-import type { KeyActionData } from "@/lib/keys/actions";
+import type { KeyActionData } from "@/lib/web/actions/keys";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";
 import type { KeyActionKind, KeyStatus } from "@/lib/keys/status";
 import { CreateKeyDialog } from "./create-key-dialog";

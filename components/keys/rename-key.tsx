@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
-import { renameKeyAction } from "@/lib/keys/actions";
+import { renameKeyAction } from "@/lib/web/actions/keys";
 
 /** The key page's title, renamed in place. Focus comes back to "Rename" after saving or cancelling. */
 export function RenameKey({ keyId, label }: { keyId: string; label: string }) {

@@ -6,7 +6,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { reportKeyAction } from "@/lib/keys/report-actions";
+import { reportKeyAction } from "@/lib/web/actions/report-a-key";
 
 // Posts to a server action, so it works without JavaScript. Once sent, the
 // form gives way to the answer, which is the same whatever the key was.

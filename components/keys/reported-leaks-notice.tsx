@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { absoluteTime } from "@/lib/format-time";
-import { dismissLeakNoticeAction } from "@/lib/keys/actions";
+import { dismissLeakNoticeAction } from "@/lib/web/actions/keys";
 import type { ReportedLeak } from "@/lib/keys/queries";
 
 // At the top of the key list: keys that someone else found in public and

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { AlertDialog, DialogActions } from "@/components/ui/dialog";
-import type { KeyActionData } from "@/lib/keys/actions";
+import type { KeyActionData } from "@/lib/web/actions/keys";
 
 export type Reveal = KeyActionData & { leaked: boolean };
 

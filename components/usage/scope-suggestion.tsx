@@ -4,7 +4,7 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
-import { narrowScopesAction } from "@/lib/keys/actions";
+import { narrowScopesAction } from "@/lib/web/actions/keys";
 import { scopeField } from "@/lib/keys/scope-field";
 import type { Scope } from "@/lib/keys/scopes";
 

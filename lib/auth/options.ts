@@ -43,7 +43,7 @@ export function authOptions(): NextAuthOptions {
   const options = cookieOptions(env.PUBLIC_BASE_URL);
 
   // GitHub only. Email and password sign-in is our own server action
-  // (lib/auth/sign-in-actions.ts), which can hold the two-factor step;
+  // (lib/web/actions/sign-in.ts), which can hold the two-factor step;
   // next-auth's Credentials provider could not, so it is gone, and with it
   // any way to sign in with a password alone.
   const providers: NextAuthOptions["providers"] = [];

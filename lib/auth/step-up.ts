@@ -1,5 +1,4 @@
 import "server-only";
-import { failure, type ActionResult } from "../action-result";
 import type { Actor } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
@@ -26,20 +25,6 @@ export const STEP_UP_MESSAGE =
 export async function recentlyVerified(session: ActiveSession, now = new Date()): Promise<boolean> {
   const row = await db.session.findUnique({ where: { id: session.id }, select: { verifiedAt: true } });
   return Boolean(row && now.getTime() - row.verifiedAt.getTime() <= STEP_UP_WINDOW_MS);
-}
-
-/**
- * For an action that needs a fresh sign-in: the refusal a stale session gets
- * (naming STEP_UP_FIELD, so the page asks and sends the same form again), or
- * null when the session proved itself recently.
- */
-export async function freshSignInRefusal(
-  session: ActiveSession,
-  formData?: FormData,
-  omit: readonly string[] = [],
-): Promise<ActionResult<never> | null> {
-  if (await recentlyVerified(session)) return null;
-  return failure(STEP_UP_MESSAGE, formData, { fieldErrors: { [STEP_UP_FIELD]: [STEP_UP_MESSAGE] }, omit });
 }
 
 export interface StepUpProof {

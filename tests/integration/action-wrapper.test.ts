@@ -1,11 +1,11 @@
-// Every server action goes through the one wrapper (lib/define-action.ts),
+// Every server action goes through the one wrapper (lib/web/define-action.ts),
 // so none can forget the API-key refusal, the session guard, the form's
 // schema or the fresh sign-in: each export of each "use server" module wears
 // the wrapper's mark, and only the documented public ones skip the session.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { DEFINED_ACTION } from "@/lib/define-action";
+import { DEFINED_ACTION } from "@/lib/web/define-action";
 import { request } from "../helpers/next-request";
 
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
@@ -42,7 +42,7 @@ describe("the server actions", () => {
   it("are each made by defineAction, and only the public ones take no session", async () => {
     // A control: the scan finds the modules it must.
     expect(actionModules.map((file) => path.relative(root, file))).toEqual(
-      expect.arrayContaining(["lib/keys/actions.ts", "lib/auth/sign-in-actions.ts", "lib/auth/session-actions.ts"]),
+      expect.arrayContaining(["lib/web/actions/keys.ts", "lib/web/actions/sign-in.ts", "lib/web/actions/sessions.ts"]),
     );
     const access: Record<string, unknown> = {};
     for (const file of actionModules) {
@@ -60,8 +60,8 @@ describe("the server actions", () => {
   });
 
   it("refuse a request that carries an API key, public ones too, before reading the form", async () => {
-    const { signInAction } = await import("@/lib/auth/sign-in-actions");
-    const { renameKeyAction } = await import("@/lib/keys/actions");
+    const { signInAction } = await import("@/lib/web/actions/sign-in");
+    const { renameKeyAction } = await import("@/lib/web/actions/keys");
     request.headers = new Headers({ authorization: "Bearer sk_dev_not-even-checked" });
     const form = new FormData();
     form.set("email", "someone@example.com");

@@ -3,8 +3,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { request } from "../helpers/next-request";
 import { createAccount, verifyCredentials } from "@/lib/auth/accounts";
-import { SESSION_REQUIRED_MESSAGE } from "@/lib/auth/guard";
-import { changePasswordAction } from "@/lib/auth/password-actions";
+import { SESSION_REQUIRED_MESSAGE } from "@/lib/web/guard";
+import { changePasswordAction } from "@/lib/web/actions/password";
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from "@/lib/auth/password-change";
 import { checkPasswordStrength } from "@/lib/auth/password-strength";
 import { createSession, endedSessionNotice, readSession } from "@/lib/auth/session-store";

@@ -4,8 +4,8 @@ import { createHash } from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { request } from "../helpers/next-request";
 import { createAccount, verifyCredentials } from "@/lib/auth/accounts";
-import { API_KEY_REFUSED_MESSAGE } from "@/lib/auth/guard";
-import { requestPasswordResetAction, resetPasswordAction } from "@/lib/auth/password-actions";
+import { API_KEY_REFUSED_MESSAGE } from "@/lib/web/guard";
+import { requestPasswordResetAction, resetPasswordAction } from "@/lib/web/actions/password";
 import {
   findUsableReset,
   RESET_LINK_EXPIRED_MESSAGE,

@@ -6,9 +6,9 @@ import { afterWork, settleAfterWork } from "../helpers/after-response";
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
 vi.mock("@/lib/after-response", async () => (await import("../helpers/after-response")).afterResponseMock);
 
-const { reportKeyAction } = await import("@/lib/keys/report-actions");
+const { reportKeyAction } = await import("@/lib/web/actions/report-a-key");
 const { REPORT_THANKS, REPORTS_PER_IP_PER_HOUR } = await import("@/lib/keys/leak-reports");
-const { API_KEY_REFUSED_MESSAGE } = await import("@/lib/auth/guard");
+const { API_KEY_REFUSED_MESSAGE } = await import("@/lib/web/guard");
 const { db } = await import("@/lib/db");
 const { generateApiKey } = await import("@/lib/keys/format");
 const { createKey, revokeKey } = await import("@/lib/keys/lifecycle");

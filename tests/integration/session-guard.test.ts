@@ -19,7 +19,7 @@ vi.mock("next/navigation", () => ({
   },
 }));
 
-const { requireActionSession, requireApiSession, requirePageSession } = await import("@/lib/auth/guard");
+const { requireActionSession, requireApiSession, requirePageSession } = await import("@/lib/web/guard");
 const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
 const { generateApiKey } = await import("@/lib/keys/format");

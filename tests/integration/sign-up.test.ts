@@ -4,9 +4,9 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { request } from "../helpers/next-request";
 import { createAccount, verifyCredentials } from "@/lib/auth/accounts";
-import { API_KEY_REFUSED_MESSAGE } from "@/lib/auth/guard";
+import { API_KEY_REFUSED_MESSAGE } from "@/lib/web/guard";
 import { passwordHasher } from "@/lib/auth/password";
-import { confirmSignUpAction, signUpAction } from "@/lib/auth/sign-up-actions";
+import { confirmSignUpAction, signUpAction } from "@/lib/web/actions/sign-up";
 import {
   SIGN_UP_ALREADY_DONE_MESSAGE,
   SIGN_UP_LINK_EXPIRED_MESSAGE,

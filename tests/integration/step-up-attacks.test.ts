@@ -13,11 +13,11 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession, endedSessionNotice } = await import("@/lib/auth/session-store");
-const { signInAction } = await import("@/lib/auth/sign-in-actions");
-const { stepUpAction } = await import("@/lib/auth/step-up-actions");
+const { signInAction } = await import("@/lib/web/actions/sign-in");
+const { stepUpAction } = await import("@/lib/web/actions/step-up");
 const { STEP_UP_CODE_NEEDED, STEP_UP_MAX_FAILURES, STEP_UP_WINDOW_MS } = await import("@/lib/auth/step-up");
 const { codeFor, newTotpSecret } = await import("@/lib/auth/two-factor/totp");
-const { createKeyAction, reportLeakAction, revokeKeyAction } = await import("@/lib/keys/actions");
+const { createKeyAction, reportLeakAction, revokeKeyAction } = await import("@/lib/web/actions/keys");
 const { passwordHasher } = await import("@/lib/auth/password");
 const { seal } = await import("@/lib/security/encryption");
 const { db } = await import("@/lib/db");

@@ -10,10 +10,10 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
-const { stepUpAction } = await import("@/lib/auth/step-up-actions");
+const { stepUpAction } = await import("@/lib/web/actions/step-up");
 const { STEP_UP_WINDOW_MS, stepUpMethods } = await import("@/lib/auth/step-up");
 const { createKeyAction, revokeKeyAction, rotateKeyAction, updateRestrictionsAction } =
-  await import("@/lib/keys/actions");
+  await import("@/lib/web/actions/keys");
 const { db } = await import("@/lib/db");
 
 const PASSWORD = "a long enough password";

@@ -12,7 +12,7 @@ const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
 const { STEP_UP_MESSAGE, STEP_UP_WINDOW_MS } = await import("@/lib/auth/step-up");
 const { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } =
-  await import("@/lib/auth/two-factor-actions");
+  await import("@/lib/web/actions/two-factor");
 const { twoFactorView } = await import("@/lib/auth/two-factor/enrolment");
 const { codeFor } = await import("@/lib/auth/two-factor/totp");
 const { db } = await import("@/lib/db");

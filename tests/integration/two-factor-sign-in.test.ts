@@ -8,8 +8,8 @@ vi.mock("next/navigation", async () => (await import("../helpers/next-request"))
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 const { createAccount } = await import("@/lib/auth/accounts");
-const { signInAction } = await import("@/lib/auth/sign-in-actions");
-const { twoFactorSignInAction } = await import("@/lib/auth/two-factor-actions");
+const { signInAction } = await import("@/lib/web/actions/sign-in");
+const { twoFactorSignInAction } = await import("@/lib/web/actions/two-factor");
 const { codeFor, newTotpSecret } = await import("@/lib/auth/two-factor/totp");
 const { db } = await import("@/lib/db");
 const { seal } = await import("@/lib/security/encryption");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { failure, formValues, invalid } from "@/lib/action-result";
+import { failure, formValues, invalid } from "@/lib/web/action-result";
 
 function form(entries: Record<string, string>) {
   const data = new FormData();

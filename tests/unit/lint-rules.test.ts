@@ -62,4 +62,22 @@ describe("the runtime's lint rules", () => {
     expect(await broken(code, "lib/public-api/gate.ts")).toContain("no-restricted-syntax");
     expect(await broken(code, "lib/keys/example.ts")).toEqual([]);
   });
+
+  it("keep the domain from importing the public API or the web app, which may import it", async () => {
+    const imports = {
+      "the public API": `import { routesByScope } from "../public-api/routes";\nexport const r = routesByScope;\n`,
+      "the HTTP adapter": `import { FLOW_HEADER } from "../http/upload-flow";\nexport const f = FLOW_HEADER;\n`,
+      "the web app": `import { defineAction } from "../web/define-action";\nexport const d = defineAction;\n`,
+      "a page": `import Page from "@/app/page";\nexport const p = Page;\n`,
+    };
+    for (const [what, code] of Object.entries(imports)) {
+      expect(await broken(code, "lib/keys/example.ts"), what).toContain("no-restricted-imports");
+      expect(await broken(code, "lib/usage/example.ts"), what).toContain("no-restricted-imports");
+    }
+    // Controls: the domain importing the domain, and the wings importing the domain and each other's shared parts.
+    const domain = `import { SCOPES } from "../keys/scopes";\nexport const s = SCOPES;\n`;
+    expect(await broken(domain, "lib/usage/example.ts")).toEqual([]);
+    expect(await broken(imports["the public API"], "lib/web/example.ts")).toEqual([]);
+    expect(await broken(imports["the public API"].replace("../", "../../"), "lib/web/actions/example.ts")).toEqual([]);
+  });
 });

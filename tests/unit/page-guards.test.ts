@@ -57,15 +57,15 @@ describe("the session guard's coverage", () => {
     expect(entries.length).toBeGreaterThanOrEqual(8);
     expect(actionModules).toEqual(
       expect.arrayContaining([
-        "lib/auth/password-actions.ts",
-        "lib/auth/session-actions.ts",
-        "lib/auth/sign-in-actions.ts",
-        "lib/auth/sign-up-actions.ts",
-        "lib/keys/actions.ts",
+        "lib/web/actions/password.ts",
+        "lib/web/actions/sessions.ts",
+        "lib/web/actions/sign-in.ts",
+        "lib/web/actions/sign-up.ts",
+        "lib/web/actions/keys.ts",
       ]),
     );
-    // One kind of file holds server actions, so a reader knows where to look.
-    for (const file of actionModules) expect(file).toMatch(/^lib\/[\w/-]+\/([\w-]+-)?actions\.ts$/);
+    // One folder holds the server actions, the web app's, so a reader knows where to look.
+    for (const file of actionModules) expect(file).toMatch(/^lib\/web\/actions\/[\w-]+\.ts$/);
   });
 
   it("has exactly two routes that take neither a key nor a session, the documented exceptions", () => {
@@ -78,9 +78,9 @@ describe("the session guard's coverage", () => {
     expect(webhook).toMatch(/signedByGitHub\(body, request\.headers\)/);
     expect(webhook).not.toMatch(/requireApiSession|requirePageSession/);
     // The report form's action is public: the action wrapper refuses a key for it, and runs no session guard.
-    const report = readFileSync(path.join(libDir, "keys/report-actions.ts"), "utf8");
+    const report = readFileSync(path.join(libDir, "web/actions/report-a-key.ts"), "utf8");
     expect(report).toMatch(/export const reportKeyAction = defineAction\(\{\n\s*access: "public",/);
-    const wrapper = readFileSync(path.join(libDir, "define-action.ts"), "utf8");
+    const wrapper = readFileSync(path.join(libDir, "web/define-action.ts"), "utf8");
     expect(wrapper).toMatch(/if \(carriesApiKey\(requestHeaders\)\) return failure\(API_KEY_REFUSED_MESSAGE/);
     // No other handler outside the public API goes without a session but the read-only ones.
     const handlers = entries.filter((file) => file.endsWith("route.ts"));
@@ -124,14 +124,14 @@ describe("the session guard's coverage", () => {
       const exported = [...source.matchAll(/^export const (\w+) = (\w+)\(/gm)];
       expect(exported.length, file).toBeGreaterThan(0);
       for (const [, name, maker] of exported) {
-        // defineAction itself, or a helper of this module that returns it (lib/keys/actions.ts's keyAction).
+        // defineAction itself, or a helper of this module that returns it (lib/web/actions/keys.ts's keyAction).
         const helper = new RegExp(`function ${maker}\\b[\\s\\S]*?return defineAction\\(`);
         expect(maker === "defineAction" || helper.test(source), `${file}: ${name}`).toBe(true);
       }
     }
-    const wrapper = readFileSync(path.join(libDir, "define-action.ts"), "utf8");
+    const wrapper = readFileSync(path.join(libDir, "web/define-action.ts"), "utf8");
     expect(wrapper).toMatch(/carriesApiKey\(requestHeaders\)/);
     expect(wrapper).toMatch(/requireActionSession\(\)/);
-    expect(wrapper).toMatch(/freshSignInRefusal\(/);
+    expect(wrapper).toMatch(/recentlyVerified\(session\)/);
   });
 });

@@ -4,7 +4,7 @@ import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { EndOtherSessionsButton, EndSessionButton } from "@/components/account/session-buttons";
 import { Badge } from "@/components/ui/badge";
 import { Timestamp } from "@/components/ui/timestamp";
-import { requirePageSession } from "@/lib/auth/guard";
+import { requirePageSession } from "@/lib/web/guard";
 import { listSessions } from "@/lib/auth/session-store";
 import { twoFactorEnabled } from "@/lib/auth/two-factor/verify";
 import { describeUserAgent } from "@/lib/auth/user-agent";

@@ -6,7 +6,7 @@ import { KeyList } from "@/components/keys/key-list";
 import { ReportedLeaksNotice } from "@/components/keys/reported-leaks-notice";
 import { Pagination } from "@/components/pagination";
 import { buttonClasses } from "@/components/ui/button";
-import { requirePageSession } from "@/lib/auth/guard";
+import { requirePageSession } from "@/lib/web/guard";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
 import { decoyUses, getKey, listKeys, listReportedLeaks, type DecoyUses } from "@/lib/keys/queries";
 import { displayIp } from "@/lib/format-ip";

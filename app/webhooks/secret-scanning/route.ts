@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { refuseApiKey } from "@/lib/auth/guard";
+import { refuseApiKey } from "@/lib/web/guard";
 import { getEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/errors/error-response";
 import { actOnReportedToken, publicUrl, tokenHash } from "@/lib/keys/leak-reports";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ConfirmTwoFactor, DisableTwoFactor, StartTwoFactor } from "@/components/account/two-factor-settings";
-import { requirePageSession } from "@/lib/auth/guard";
+import { requirePageSession } from "@/lib/web/guard";
 import { twoFactorView } from "@/lib/auth/two-factor/enrolment";
 
 export const metadata: Metadata = { title: "Two-factor sign-in" };

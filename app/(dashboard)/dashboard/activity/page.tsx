@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActivityList } from "@/components/activity/activity-list";
 import { Pagination } from "@/components/pagination";
-import { requirePageSession } from "@/lib/auth/guard";
+import { requirePageSession } from "@/lib/web/guard";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
 import { listActivity } from "@/lib/keys/queries";
 

@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { refuseApiKey } from "@/lib/auth/guard";
+import { refuseApiKey } from "@/lib/web/guard";
 import { withSafeCallbackUrls } from "@/lib/auth/next-auth-request";
 import { authOptions } from "@/lib/auth/options";
 import { getEnv } from "@/lib/env";

@@ -1,5 +1,5 @@
 import { exportChain } from "@/lib/audit-chain-store";
-import { requireApiSession } from "@/lib/auth/guard";
+import { requireApiSession } from "@/lib/web/guard";
 import { db } from "@/lib/db";
 
 export const dynamic = "force-dynamic";

@@ -7,7 +7,7 @@ import { KeyActionButtons } from "@/components/keys/key-buttons";
 import { DecoyBadge, EnvironmentBadge, StatusBadge } from "@/components/keys/key-badges";
 import { KeyFacts } from "@/components/keys/key-facts";
 import { RenameKey } from "@/components/keys/rename-key";
-import { requirePageSession } from "@/lib/auth/guard";
+import { requirePageSession } from "@/lib/web/guard";
 import { keyIdSchema } from "@/lib/keys/key.schema";
 import { getKey, listActivity } from "@/lib/keys/queries";
 import { restrictionOptions } from "@/lib/keys/restriction-options";

@@ -1,4 +1,4 @@
-import { requireApiSession } from "@/lib/auth/guard";
+import { requireApiSession } from "@/lib/web/guard";
 import { getEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/errors/error-response";
 import { keyIdSchema } from "@/lib/keys/key.schema";

@@ -2,14 +2,14 @@
 
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
-import type { Actor } from "../audit";
-import { actorFor } from "../auth/guard";
-import type { ActiveSession } from "../auth/session-store";
+import type { Actor } from "../../audit";
+import { actorFor } from "../guard";
+import type { ActiveSession } from "../../auth/session-store";
 import { defineAction } from "../define-action";
-import { absoluteTime } from "../format-time";
-import { keyNotFound } from "./errors";
-import { getKey } from "./queries";
-import { rotationOutcome } from "./grace";
+import { absoluteTime } from "../../format-time";
+import { keyNotFound } from "../../keys/errors";
+import { getKey } from "../../keys/queries";
+import { rotationOutcome } from "../../keys/grace";
 import {
   createKeySchema,
   keyActionSchema,
@@ -18,7 +18,7 @@ import {
   revokeKeySchema,
   rotateKeySchema,
   updateRestrictionsSchema,
-} from "./key.schema";
+} from "../../keys/key.schema";
 import {
   createKey,
   dismissLeakNotice,
@@ -27,10 +27,10 @@ import {
   revokeKey,
   rotateKey,
   updateRestrictions,
-} from "./lifecycle";
+} from "../../keys/lifecycle";
 
 // The dashboard's key actions, each defined with the one action wrapper
-// (lib/define-action.ts: the session guard, zod on the form, the fresh
+// (lib/web/define-action.ts: the session guard, zod on the form, the fresh
 // sign-in for production keys, one ActionResult); the owner check is inside
 // lib/keys. A refused action changes nothing and hands back what was typed.
 
@@ -49,7 +49,7 @@ export interface KeyActionData {
 const productionKey = async (input: { keyId: string }, session: ActiveSession) =>
   (await getKey(session.userId, input.keyId))?.environment === "prod";
 
-/** A key action: the wrapper's checks (lib/define-action.ts), the work as this user, and the pages that show it. */
+/** A key action: the wrapper's checks (lib/web/define-action.ts), the work as this user, and the pages that show it. */
 function keyAction<S extends z.ZodType>(
   input: S,
   work: (input: z.output<S>, actor: Actor) => Promise<KeyActionData>,

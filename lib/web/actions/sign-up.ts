@@ -3,13 +3,13 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { defineAction } from "../define-action";
-import { startBrowserSession } from "./browser-session";
-import { passed, SECRET_FIELDS } from "./credential-form";
-import { PASSWORD_MAX, signUpSchema } from "./credentials.schema";
-import { confirmSignUp, requestSignUp } from "./sign-up";
+import { startBrowserSession } from "../../auth/browser-session";
+import { passed, SECRET_FIELDS } from "./credentials";
+import { PASSWORD_MAX, signUpSchema } from "../../auth/credentials.schema";
+import { confirmSignUp, requestSignUp } from "../../auth/sign-up";
 
 // Sign-up's two posts (lib/auth/sign-up.ts says why there are two). Both are
-// public (no session), go through the one action wrapper (lib/define-action.ts),
+// public (no session), go through the one action wrapper (lib/web/define-action.ts),
 // which refuses a request that carries an API key, and work before or without
 // JavaScript: the browser posts the form.
 

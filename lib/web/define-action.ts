@@ -3,15 +3,15 @@ import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { failure, invalid, isForm, NOT_A_FORM, ok, type ActionResult, type ActionState } from "./action-result";
-import { carriesApiKey } from "./auth/api-key-headers";
-import { clientIp } from "./auth/client-ip";
-import { API_KEY_REFUSED_MESSAGE, requireActionSession } from "./auth/guard";
-import { BUSY_MESSAGE, PasswordCheckBusy } from "./auth/password";
-import type { ActiveSession } from "./auth/session-store";
-import { freshSignInRefusal } from "./auth/step-up";
-import { DomainError } from "./domain-error";
-import { getEnv } from "./env";
-import { log } from "./log";
+import { carriesApiKey } from "../auth/api-key-headers";
+import { clientIp } from "../auth/client-ip";
+import { API_KEY_REFUSED_MESSAGE, requireActionSession } from "./guard";
+import { BUSY_MESSAGE, PasswordCheckBusy } from "../auth/password";
+import type { ActiveSession } from "../auth/session-store";
+import { recentlyVerified, STEP_UP_FIELD, STEP_UP_MESSAGE } from "../auth/step-up";
+import { DomainError } from "../domain-error";
+import { getEnv } from "../env";
+import { log } from "../log";
 
 // The one wrapper of every server action (compare next-safe-action's action
 // client, which dub uses; docs/architecture.md says why ours is this small
@@ -76,8 +76,10 @@ export function defineAction<S extends z.ZodType, T, A extends ActionAccess>(
     const parsed = schema.safeParse(Object.fromEntries(formData));
     if (!parsed.success) return invalid(parsed.error, formData, omit);
     if (session && spec.stepUp && (spec.stepUp === true || (await spec.stepUp(parsed.data, session)))) {
-      const refused = await freshSignInRefusal(session, formData, omit);
-      if (refused) return refused;
+      // The refusal names STEP_UP_FIELD, so the page asks for the fresh sign-in and sends the same form again.
+      if (!(await recentlyVerified(session))) {
+        return failure(STEP_UP_MESSAGE, formData, { fieldErrors: { [STEP_UP_FIELD]: [STEP_UP_MESSAGE] }, omit });
+      }
     }
     try {
       const data = await spec.run({

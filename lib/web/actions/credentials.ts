@@ -1,8 +1,8 @@
 import "server-only";
-import { DomainError } from "../domain-error";
+import { DomainError } from "../../domain-error";
 
 // What the sign-up, sign-in and password forms share, beside the action
-// wrapper (lib/define-action.ts), which refuses a key, reads the form and
+// wrapper (lib/web/define-action.ts), which refuses a key, reads the form and
 // answers "busy" when the password checks queue up.
 
 // A password never goes back to the browser, not even into its own form.

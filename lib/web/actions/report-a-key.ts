@@ -1,12 +1,12 @@
 "use server";
 
 import { z } from "zod";
-import { afterResponse } from "../after-response";
-import { db } from "../db";
+import { afterResponse } from "../../after-response";
+import { db } from "../../db";
 import { defineAction } from "../define-action";
-import { DomainError } from "../domain-error";
-import { log } from "../log";
-import { actOnReportedToken, publicUrl, REPORT_THANKS, REPORTS_PER_IP_PER_HOUR } from "./leak-reports";
+import { DomainError } from "../../domain-error";
+import { log } from "../../log";
+import { actOnReportedToken, publicUrl, REPORT_THANKS, REPORTS_PER_IP_PER_HOUR } from "../../keys/leak-reports";
 
 // POST /report-a-key: anyone who found a Keyport key can hand it in. No
 // session (it can only take a key away), but a request that carries a key in

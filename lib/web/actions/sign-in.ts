@@ -2,19 +2,19 @@
 
 import { redirect } from "next/navigation";
 import { defineAction } from "../define-action";
-import { verifyCredentials } from "./accounts";
-import { startBrowserSession } from "./browser-session";
-import { passed, SECRET_FIELDS } from "./credential-form";
-import { signInSchema } from "./credentials.schema";
-import { currentDevice } from "./device-cookie";
-import { safeCallbackPath } from "./sign-in-params";
-import { startPendingSignIn } from "./two-factor/pending-sign-in";
-import { twoFactorEnabled } from "./two-factor/verify";
+import { verifyCredentials } from "../../auth/accounts";
+import { startBrowserSession } from "../../auth/browser-session";
+import { passed, SECRET_FIELDS } from "./credentials";
+import { signInSchema } from "../../auth/credentials.schema";
+import { currentDevice } from "../../auth/device-cookie";
+import { safeCallbackPath } from "../../auth/sign-in-params";
+import { startPendingSignIn } from "../../auth/two-factor/pending-sign-in";
+import { twoFactorEnabled } from "../../auth/two-factor/verify";
 
 // POST sign-in with email and password: the same checks and lockout as
 // before, then a session and its cookie, then the page the user asked for.
 // A real POST even before hydration, so a password never lands in a URL.
-// Public (no session), through the one action wrapper (lib/define-action.ts),
+// Public (no session), through the one action wrapper (lib/web/define-action.ts),
 // which refuses a request that carries an API key.
 export const signInAction = defineAction({
   access: "public",

@@ -3,13 +3,13 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction } from "../define-action";
-import { DomainError } from "../domain-error";
-import { log } from "../log";
-import { actorFor } from "./guard";
-import { endOtherSessions, endSession } from "./session-store";
+import { DomainError } from "../../domain-error";
+import { log } from "../../log";
+import { actorFor } from "../guard";
+import { endOtherSessions, endSession } from "../../auth/session-store";
 
 // Ending sessions from the account page, through the one action wrapper
-// (lib/define-action.ts: the session guard first).
+// (lib/web/define-action.ts: the session guard first).
 
 const NOT_VALID = "That session id is not valid.";
 

@@ -2,9 +2,9 @@
 
 import { z } from "zod";
 import { defineAction } from "../define-action";
-import { DomainError } from "../domain-error";
-import { actorFor } from "./guard";
-import { proveIdentity } from "./step-up";
+import { DomainError } from "../../domain-error";
+import { actorFor } from "../guard";
+import { proveIdentity } from "../../auth/step-up";
 
 // POST the "confirm it's you" dialog: a password or a two-factor code (only a
 // code when two-factor is on) makes the session fresh for 10 minutes. The

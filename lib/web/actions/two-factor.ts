@@ -4,20 +4,20 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { defineAction } from "../define-action";
-import { DomainError } from "../domain-error";
-import { log } from "../log";
-import { tryAgainAt } from "./accounts";
-import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "./attempts";
-import { startBrowserSession } from "./browser-session";
-import { currentDevice } from "./device-cookie";
-import { actorFor } from "./guard";
-import { confirmEnrolment, disableTwoFactor, startEnrolment } from "./two-factor/enrolment";
-import { currentPendingSignIn, finishPendingSignIn } from "./two-factor/pending-sign-in";
-import { proveIdentity } from "./step-up";
-import { verifySecondFactor } from "./two-factor/verify";
+import { DomainError } from "../../domain-error";
+import { log } from "../../log";
+import { tryAgainAt } from "../../auth/accounts";
+import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "../../auth/attempts";
+import { startBrowserSession } from "../../auth/browser-session";
+import { currentDevice } from "../../auth/device-cookie";
+import { actorFor } from "../guard";
+import { confirmEnrolment, disableTwoFactor, startEnrolment } from "../../auth/two-factor/enrolment";
+import { currentPendingSignIn, finishPendingSignIn } from "../../auth/two-factor/pending-sign-in";
+import { proveIdentity } from "../../auth/step-up";
+import { verifySecondFactor } from "../../auth/two-factor/verify";
 
 // Two-factor sign-in: the code step of a sign-in, and turning it on and off
-// on the account page, each through the one action wrapper (lib/define-action.ts).
+// on the account page, each through the one action wrapper (lib/web/define-action.ts).
 // Codes are never echoed back into a form.
 
 const CODE_FIELDS = ["code"] as const;

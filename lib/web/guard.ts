@@ -4,10 +4,10 @@ import { forbidden, redirect } from "next/navigation";
 import type { Actor } from "../audit";
 import { getEnv } from "../env";
 import { errorResponse } from "../errors/error-response";
-import { carriesApiKey } from "./api-key-headers";
-import { clientIp } from "./client-ip";
-import { sessionCookieName } from "./cookies";
-import { readSession, type ActiveSession } from "./session-store";
+import { carriesApiKey } from "../auth/api-key-headers";
+import { clientIp } from "../auth/client-ip";
+import { sessionCookieName } from "../auth/cookies";
+import { readSession, type ActiveSession } from "../auth/session-store";
 
 // The session guard: every dashboard page, server action and internal handler
 // that needs a user goes through one of these. Each refuses on its own (it

@@ -4,17 +4,22 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { defineAction } from "../define-action";
-import { DomainError } from "../domain-error";
-import { passed } from "./credential-form";
-import { emailSchema, newPasswordSchemaFor, PASSWORD_MAX } from "./credentials.schema";
-import { actorFor } from "./guard";
-import { changePassword } from "./password-change";
-import { findUsableReset, requestPasswordReset, RESET_REQUESTED_MESSAGE, resetPassword } from "./password-reset";
+import { DomainError } from "../../domain-error";
+import { passed } from "./credentials";
+import { emailSchema, newPasswordSchemaFor, PASSWORD_MAX } from "../../auth/credentials.schema";
+import { actorFor } from "../guard";
+import { changePassword } from "../../auth/password-change";
+import {
+  findUsableReset,
+  requestPasswordReset,
+  RESET_REQUESTED_MESSAGE,
+  resetPassword,
+} from "../../auth/password-reset";
 
 // Password actions: changing it from the account page (a session), and the
 // two steps of "Forgot password?" (public, like sign-in: no session, but a
 // request that carries an API key is refused), each through the one action
-// wrapper (lib/define-action.ts). All three are real form posts, so they work
+// wrapper (lib/web/define-action.ts). All three are real form posts, so they work
 // before or without JavaScript.
 
 // Passwords never travel back to the browser, not even into their own form.
