@@ -1,4 +1,4 @@
-import type { ErrorCode } from "./errors/catalog";
+import type { ErrorCode } from "./errors/error-catalog";
 
 /**
  * The one way the domain says no: a code from the error catalog (the kind of

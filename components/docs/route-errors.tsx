@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Table, Td, Th, THead } from "@/components/ui/table";
-import { errorCatalog } from "@/lib/errors/catalog";
+import { errorCatalog } from "@/lib/errors/error-catalog";
 import { routeErrors, type PublicRoute } from "@/lib/public-api/routes";
 import { CatalogText } from "./catalog-text";
 

@@ -2,7 +2,7 @@
 // gate and the guard answer with, so the shape on the page is the shape on
 // the wire.
 import { STATUS_CODES } from "node:http";
-import { errorCatalog, type ErrorCode } from "../errors/catalog";
+import { errorCatalog, type ErrorCode } from "../errors/error-catalog";
 import { errorBody } from "../errors/error-response";
 import { insufficientScopeChallenge, insufficientScopeMessage, ipNotAllowedMessage } from "../public-api/credentials";
 import type { PublicRoute } from "../public-api/routes";

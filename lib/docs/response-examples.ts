@@ -3,7 +3,7 @@ import { toFileObject } from "../files/store";
 import { toGenerationObject } from "../generations/objects";
 import { toResponse } from "../http/text-reply";
 import type { RouteHandler } from "../public-api/define-handler";
-import { getApp, listApps, listMediaModels, listModels } from "../public-api/handlers/catalog";
+import { getApp, listApps, listMediaModels, listModels } from "../public-api/handlers/catalog-lists";
 import { createChatCompletion, createMessage, generateContent } from "../public-api/handlers/models";
 import type { PublicRoute, RouteName } from "../public-api/routes";
 import { exampleInputs } from "./example-inputs";

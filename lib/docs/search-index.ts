@@ -1,4 +1,4 @@
-import { errorCatalog, errorCodes } from "../errors/catalog";
+import { errorCatalog, errorCodes } from "../errors/error-catalog";
 import { publicRoutes } from "../public-api/routes";
 import { displayPath, docsPages, routeHref } from "./nav";
 import type { SearchEntry } from "./search";

@@ -2,7 +2,7 @@
 // { "error": { type, code, message, param?, doc_url, request_id } }
 // plus Content-Type: application/json and X-Request-Id.
 import { TextReply, toResponse } from "../http/text-reply";
-import { errorCatalog, type ErrorCode } from "./catalog";
+import { errorCatalog, type ErrorCode } from "./error-catalog";
 import { newRequestId } from "./request-id";
 import { withFields } from "../with-fields";
 

@@ -6,7 +6,7 @@ import { getEnv } from "../env";
 import { newFileId } from "../ids";
 import type { Owner } from "../owner";
 import { DomainError } from "../domain-error";
-import { errorCatalog } from "../errors/catalog";
+import { errorCatalog } from "../errors/error-catalog";
 import { cleanName } from "../text";
 import type { ReceivedFile } from "./received-file";
 

@@ -14,9 +14,9 @@ export const PEER_IP_HEADER = "x-keyport-peer-ip";
 // The methods Next's router handles; anything else (TRACE, PROPFIND, ...) fails or misleads inside it.
 const NEXT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
 
-const PUBLIC_API = /^\/api\/v1(?:beta)?(?=\/|$)/;
-
-const PUBLIC_API_TARGET = /^\/api\/v1(?:beta)?(?:[/?]|$)/;
+// The public API's two prefixes, the one place they are written for the server (proxy.ts's matcher must be a
+// literal for Next; tests/unit/proxy.test.ts holds it to the same paths). A path, or a target with its query.
+const PUBLIC_API = /^\/api\/v1(?:beta)?(?=[/?]|$)/;
 
 /**
  * Whether a request target, as screenRequest left it (dot segments resolved),
@@ -24,7 +24,7 @@ const PUBLIC_API_TARGET = /^\/api\/v1(?:beta)?(?:[/?]|$)/;
  * @param {string} url
  */
 export function isPublicApiPath(url) {
-  return PUBLIC_API_TARGET.test(url);
+  return PUBLIC_API.test(url);
 }
 
 /**

@@ -41,10 +41,10 @@ export function verifyApiKey(
   keys: KeyLookup = uncachedKeyLookup(databaseKeyStore(db)),
 ): MaybePromise<Verification> {
   if (!parseApiKey(secret)) return { ok: false, reason: "invalid" };
-  return andThen(keys.find(keyDigest(secret)), (found) => verdict(found, now));
+  return andThen(keys.find(keyDigest(secret)), (found) => verification(found, now));
 }
 
-function verdict(found: FoundByDigest | null, now: Date): Verification {
+function verification(found: FoundByDigest | null, now: Date): Verification {
   if (!found) return { ok: false, reason: "invalid" };
   const { key, cached } = found;
   const { id, publicId, userId } = key;

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../errors/catalog";
+import type { ErrorCode } from "../errors/error-catalog";
 
 /** A failure the gate or a handler answers with, in the error catalog's shape. */
 export class ApiError extends Error {

@@ -2,7 +2,7 @@
 // failure answers), stated once: the docs' errors page renders it, and
 // docs/public-api.md's table is written from it (`npm run docs:gate`).
 // Free of server code: the docs import it.
-import type { ErrorCode } from "../errors/catalog";
+import type { ErrorCode } from "../errors/error-catalog";
 
 export interface GateStep {
   /** What is checked, in words; `code` in backticks. */

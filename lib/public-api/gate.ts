@@ -77,13 +77,13 @@ function verify(request: Request, trace: Trace, services: GateServices): MaybePr
   }
   if (verification instanceof Promise) {
     return verification.then(
-      (answer) => verdict(request, trace, answer, services.decoys),
+      (answer) => acceptedKey(request, trace, answer, services.decoys),
       (error: unknown) => {
         throw lookupFailed(error);
       },
     );
   }
-  return verdict(request, trace, verification, services.decoys);
+  return acceptedKey(request, trace, verification, services.decoys);
 }
 
 /** The database (or the store behind it) could not answer: never the cache's word instead. */
@@ -92,7 +92,7 @@ function lookupFailed(error: unknown): ApiError {
   return new ApiError("service_unavailable");
 }
 
-function verdict(request: Request, trace: Trace, verification: Verification, decoys: DecoyAlerts): VerifiedKey {
+function acceptedKey(request: Request, trace: Trace, verification: Verification, decoys: DecoyAlerts): VerifiedKey {
   if (verification.ok) {
     trace.found = verification.key;
     trace.keyCached = verification.cached;
@@ -225,7 +225,7 @@ function fromDomain({ code, message, options }: DomainError): ApiError {
   });
 }
 
-function failure(raised: unknown, trace: Trace): TextReply {
+function errorAnswer(raised: unknown, trace: Trace): TextReply {
   const baseUrl = getEnv().PUBLIC_BASE_URL;
   const error = raised instanceof DomainError ? fromDomain(raised) : raised;
   trace.errorCode = error instanceof ApiError ? error.code : "internal_error";
@@ -380,12 +380,12 @@ function handle(
   try {
     result = answer(trace, url);
   } catch (error) {
-    result = failure(error, trace);
+    result = errorAnswer(error, trace);
   }
   if (result instanceof Promise) {
     return result.then(
       (settled) => finish(request, trace, settled, usage, started),
-      (error: unknown) => finish(request, trace, failure(error, trace), usage, started),
+      (error: unknown) => finish(request, trace, errorAnswer(error, trace), usage, started),
     );
   }
   return finish(request, trace, result, usage, started);

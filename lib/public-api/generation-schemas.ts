@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { catalog } from "../catalog/catalog";
+import { catalog } from "../catalog/model-catalog";
 
 const mediaModelIds = new Set(catalog.mediaModels.map((model) => model.id));
 

@@ -3,7 +3,7 @@
 // Fields the sandbox does not use are accepted and ignored, as the real
 // services accept options a client library sends.
 import { z } from "zod";
-import { catalog } from "../catalog/catalog";
+import { catalog } from "../catalog/model-catalog";
 
 const textModelIds = new Set(catalog.textModels.map((model) => model.id));
 

@@ -1,5 +1,5 @@
 import type { RouteHandler } from "./define-handler";
-import { getApp, listApps, listMediaModels, listModels } from "./handlers/catalog";
+import { getApp, listApps, listMediaModels, listModels } from "./handlers/catalog-lists";
 import { uploadFile } from "./handlers/files";
 import {
   createAppGenerationHandler,

@@ -5,7 +5,7 @@
 // import it); each handler is defined from its entry's schemas
 // (lib/public-api/define-handler.ts) and joined in lib/public-api/route-handlers.ts.
 import { z } from "zod";
-import { errorCodes as ERROR_ORDER, type ErrorCode } from "../errors/catalog";
+import { errorCodes as ERROR_ORDER, type ErrorCode } from "../errors/error-catalog";
 import { uploadFormSchema } from "./file-schemas";
 import { createAppGenerationRequestSchema, createGenerationRequestSchema } from "./generation-schemas";
 import { chatCompletionRequestSchema, generateContentRequestSchema, messagesRequestSchema } from "./model-schemas";

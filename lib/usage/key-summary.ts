@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db";
-import type { ErrorCode } from "../errors/catalog";
+import type { ErrorCode } from "../errors/error-catalog";
 import { hourOf, STATUS_CLASSES, type StatusClass } from "./event";
 import { rangeStart, type UsageRange } from "./usage-range";
 

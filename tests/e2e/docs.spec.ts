@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { displayPath, docsPages, docsSections, routeHref } from "../../lib/docs/nav";
-import { errorCodes } from "../../lib/errors/catalog";
+import { errorCodes } from "../../lib/errors/error-catalog";
 import { publicRoutes, routeErrors, routesForPath } from "../../lib/public-api/routes";
 import { expectAccessibleLightAndDark } from "./helpers";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { catalog } from "@/lib/catalog/catalog";
+import { catalog } from "@/lib/catalog/model-catalog";
 import { callApi, makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
 
 let keys: KeyFixtures;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { toResponse } from "@/lib/http/text-reply";
 import type { RawInput } from "@/lib/public-api/define-handler";
-import { getApp, listApps } from "@/lib/public-api/handlers/catalog";
+import { getApp, listApps } from "@/lib/public-api/handlers/catalog-lists";
 import { createChatCompletion } from "@/lib/public-api/handlers/models";
 
 const raw = (input: Partial<RawInput>): RawInput => ({

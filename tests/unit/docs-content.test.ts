@@ -6,7 +6,7 @@ import { exampleLanguages, headerForms, KEY_ENV, routeExamples } from "@/lib/doc
 import { docsPages, neighbours, routeHref } from "@/lib/docs/nav";
 import { searchDocs } from "@/lib/docs/search";
 import { buildSearchIndex } from "@/lib/docs/search-index";
-import { errorCodes } from "@/lib/errors/catalog";
+import { errorCodes } from "@/lib/errors/error-catalog";
 import { publicRoutes } from "@/lib/public-api/routes";
 
 const BASE = "https://api.keyport.example";

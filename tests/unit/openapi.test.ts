@@ -4,7 +4,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import { errorCatalog, errorCodes } from "@/lib/errors/catalog";
+import { errorCatalog, errorCodes } from "@/lib/errors/error-catalog";
 import type { FileObject } from "@/lib/files/store";
 import type { GenerationObject } from "@/lib/generations/objects";
 import { insufficientScopeChallenge } from "@/lib/public-api/credentials";

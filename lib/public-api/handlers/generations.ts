@@ -1,4 +1,4 @@
-import { findApp } from "../../catalog/catalog";
+import { findApp } from "../../catalog/model-catalog";
 import { jsonReply } from "../../http/text-reply";
 import { createGeneration, findGeneration, type GenerationInput } from "../../generations/service";
 import type { Owner } from "../../owner";

@@ -1,6 +1,6 @@
 // The error body (lib/errors/error-response.ts) and the catalog's codes as
 // OpenAPI components, and each route's error answers grouped by status.
-import { errorCatalog, errorCodes, type ErrorCode } from "../../errors/catalog";
+import { errorCatalog, errorCodes, type ErrorCode } from "../../errors/error-catalog";
 import { errorBody } from "../../errors/error-response";
 import { insufficientScopeChallenge } from "../credentials";
 import { routeErrors, type PublicRoute } from "../routes";

@@ -7,7 +7,7 @@ import { errorExample } from "@/lib/docs/error-examples";
 import { exampleInputs } from "@/lib/docs/example-inputs";
 import { headerFormLabels, routeExamples, type HeaderForm } from "@/lib/docs/examples";
 import { docsBaseUrl } from "@/lib/docs/base-url";
-import { errorCatalog } from "@/lib/errors/catalog";
+import { errorCatalog } from "@/lib/errors/error-catalog";
 import { API_KEY_PATTERN } from "@/lib/keys/format";
 import { WWW_AUTHENTICATE, WWW_AUTHENTICATE_INVALID } from "@/lib/public-api/credentials";
 import { publicRoutes } from "@/lib/public-api/routes";

@@ -6,7 +6,7 @@ import { GateOrderTable } from "@/components/docs/gate-order-table";
 import { Badge } from "@/components/ui/badge";
 import { errorExample } from "@/lib/docs/error-examples";
 import { docsBaseUrl } from "@/lib/docs/base-url";
-import { errorCatalog, errorCodes } from "@/lib/errors/catalog";
+import { errorCatalog, errorCodes } from "@/lib/errors/error-catalog";
 import { WWW_AUTHENTICATE_INVALID } from "@/lib/public-api/credentials";
 import { CatalogText } from "@/components/docs/catalog-text";
 

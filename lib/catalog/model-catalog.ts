@@ -1,9 +1,9 @@
 // The catalog the read-only routes serve: media models, the apps built on
 // them, and text models. It is reference data that ships with each release,
-// so it lives in a reviewed file in the repo (catalog.json) rather than in
+// so it lives in a reviewed file in the repo (model-catalog.json) rather than in
 // rows an instance could change; every instance serves the same catalog.
 import { z } from "zod";
-import raw from "./catalog.json";
+import raw from "./model-catalog.json";
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9.-]{0,63}$/);
 

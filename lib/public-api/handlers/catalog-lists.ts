@@ -1,6 +1,6 @@
 // The catalog is in memory: these handlers answer at once, with no promise (lib/maybe-promise.ts).
 import type { z } from "zod";
-import { catalog, findApp, type App } from "../../catalog/catalog";
+import { catalog, findApp, type App } from "../../catalog/model-catalog";
 import { ApiError } from "../api-error";
 import { defineHandler, handlerRoute } from "../define-handler";
 import { paginate } from "../pagination";
