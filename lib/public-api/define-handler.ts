@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { jsonReply, TextReply, type ApiAnswer } from "../http/text-reply";
 import { andThen, type MaybePromise } from "../maybe-promise";
-import type { KeyEnvironment } from "../keys/format";
+import type { VerifiedKey } from "../keys/verify";
 import { ApiError } from "./api-error";
 import { publicRoutes, type RegisteredRoute, type RouteName } from "./routes";
 
@@ -12,13 +12,8 @@ import { publicRoutes, type RegisteredRoute, type RouteName } from "./routes";
 // schema. The gate reads the body (size, content type, JSON) and hands the
 // rest over raw to `run`.
 
-/** The verified key a request carries. */
-export interface CallerKey {
-  id: string;
-  publicId: string;
-  userId: string;
-  environment: KeyEnvironment;
-}
+/** The verified key a request carries, as a handler sees it: the domain's VerifiedKey, narrowed. */
+export type CallerKey = Pick<VerifiedKey, "id" | "publicId" | "userId" | "environment">;
 
 /** What the gate hands over: the request, its key, and its inputs not yet validated. */
 export interface RawInput {
