@@ -16,6 +16,7 @@
 //   node server.mjs --dev    development, with Turbopack; the gate's bundle is rebuilt on change
 // First: it keeps the process's Date before Next wraps it, for the public API's bundle.
 import "./lib/http/native-date.mjs";
+import nextEnv from "@next/env";
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
@@ -25,6 +26,10 @@ import { isPublicApiPath, screenRequest } from "./lib/http/screen-request.mjs";
 import { GATE_BUNDLE, watchGate } from "./scripts/build-gate.mjs";
 
 const dev = process.argv.includes("--dev");
+// The .env files, as Next reads them (.env.development.local, where `npm run dev` writes the generated secrets;
+// .env.production in production), before the runtime reads the environment: Next itself would read them only
+// when it is prepared, after the runtime is made.
+nextEnv.loadEnvConfig(process.cwd(), dev);
 const port = Number(process.env.PORT ?? 3000);
 
 // Young-generation collections during uploads (lib/http/upload-flow.ts).

@@ -1,4 +1,4 @@
-// TRUST_PROXY has one parser, the environment schema's: server.mjs used to
+// How server.mjs reads its environment. TRUST_PROXY has one parser, the schema's: server.mjs used to
 // read "true" as 0 (Number("true") || 0) where the schema read it as 1.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -40,5 +40,16 @@ describe("TRUST_PROXY", () => {
     );
     expect(readers.map((file) => path.relative(root, file))).toEqual([]);
     expect(readFileSync(path.join(root, "server.mjs"), "utf8")).toMatch(/runtime\.env\.TRUST_PROXY/);
+  });
+});
+
+describe("server.mjs", () => {
+  it("reads the .env files before it checks the environment and creates the runtime", () => {
+    const source = readFileSync(path.join(root, "server.mjs"), "utf8");
+    const loads = source.indexOf("loadEnvConfig(process.cwd(), dev)");
+    // A control: all three are there.
+    expect(loads).toBeGreaterThan(-1);
+    expect(source.indexOf("checkEnvironmentOrExit()")).toBeGreaterThan(loads);
+    expect(source.indexOf("createRuntime(")).toBeGreaterThan(loads);
   });
 });
