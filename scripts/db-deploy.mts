@@ -13,8 +13,11 @@
 //    removes. --no-old-instances says none is running (development, or a
 //    deploy that stops everything first): the contract migration is then
 //    applied in this run, after the backfills.
-// 3. The backfills again, and `admin audit:backfill`.
-// Exit codes: 0 done; 3 only the activity log's backfill refused (it names the
+// 3. The backfills again, `admin audit:backfill`, and `admin audit:key`, the
+//    switch to a keyed activity chain: it checks every chain and signs the
+//    heads not signed yet (none, from the second run on, unless an instance
+//    of a release before the switch wrote rows meanwhile).
+// Exit codes: 0 done; 3 only the activity log's steps refused (they name the
 // accounts); anything else, a step failed.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -133,6 +136,7 @@ if (held.length > 0 && noOldInstances) {
 }
 try {
   admin("audit:backfill");
+  admin("audit:key");
 } catch {
   process.exit(3);
 }
