@@ -16,7 +16,10 @@ import Database from "better-sqlite3";
 // A thread blocked inside a native call cannot be stopped cleanly: ending the
 // process then aborted it (better-sqlite3 throwing into a dying isolate).
 const connection = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
-const RETRY_MS = 20;
+// Short: another process writing in a loop (a checkpoint loop, say) frees the
+// lock only for moments, and a try costs microseconds. Every 20 ms, a batch
+// waited seconds behind two such processes.
+const RETRY_MS = 2;
 
 /** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset. */
 const stored = (date) => date.toISOString().replace("Z", "+00:00");
@@ -55,14 +58,21 @@ const writeBatch = connection.transaction(({ hourly, events, touches }) => {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Writes a batch, trying again while the database is locked, for at most the busy timeout. */
+/**
+ * Writes a batch, trying again for as long as another connection holds the
+ * lock: a batch given up after a deadline was usage lost while the database
+ * worked (another process in a checkpoint loop held it for seconds at a
+ * time). The buffer behind this thread stays bounded meanwhile (it drops what
+ * does not fit, counted), and a shutdown stops the thread between tries.
+ * BEGIN IMMEDIATE takes the write lock before anything is read, so a batch
+ * never meets SQLITE_BUSY_SNAPSHOT halfway.
+ */
 async function write(batch) {
-  const deadline = Date.now() + workerData.busyTimeoutMs;
   for (;;) {
     try {
-      return writeBatch(batch);
+      return writeBatch.immediate(batch);
     } catch (error) {
-      if (!String(error?.code).startsWith("SQLITE_BUSY") || Date.now() >= deadline) throw error;
+      if (!String(error?.code).startsWith("SQLITE_BUSY")) throw error;
       await sleep(RETRY_MS);
     }
   }
