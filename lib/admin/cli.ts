@@ -44,9 +44,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         after_revocation (requests made after the key was
                                         revoked or expired: answered revoked_api_key or
                                         expired_api_key). The counts come from the hourly
-                                        totals, kept ${USAGE_AGGREGATE_RETENTION_DAYS} days; by_ip and after_revocation from
-                                        the request log, kept USAGE_RETENTION_DAYS days
-                                        (default ${envDefaults().USAGE_RETENTION_DAYS})
+                                        totals, kept ${USAGE_AGGREGATE_RETENTION_DAYS} days, which count every request;
+                                        by_ip from the request log, kept USAGE_RETENTION_DAYS
+                                        days (default ${envDefaults().USAGE_RETENTION_DAYS}), at most 120 a key and minute
   audit:verify [--email E]              recomputes every account's activity chain (or one's)
                                         from the database, with the key derived from
                                         ENCRYPTION_KEY; exits 1 naming the first row that was

@@ -32,13 +32,18 @@ const addHourly =
   VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT ("keyId", "hour", "route", "statusClass")
   DO UPDATE SET "count" = "UsageHourly"."count" + excluded."count"`);
+const addErrors = connection.prepare(`INSERT INTO "UsageErrorHourly" ("keyId", "hour", "errorCode", "userId", "count")
+  VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT ("keyId", "hour", "errorCode")
+  DO UPDATE SET "count" = "UsageErrorHourly"."count" + excluded."count"`);
 // Only a row still older than a minute moves, so instances that used the same key meanwhile do not all write it.
 const touchKey = connection.prepare(`UPDATE "ApiKey" SET "lastUsedAt" = ?, "lastUsedIp" = ?
   WHERE "id" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ?)`);
 
 /** One batch, in one transaction: all of it or none. */
-const writeBatch = connection.transaction(({ hourly, events, touches }) => {
+const writeBatch = connection.transaction(({ hourly, errors, events, touches }) => {
   for (const c of hourly) addHourly.run(c.keyId, c.hour, c.route, c.statusClass, c.userId, c.count);
+  for (const c of errors) addErrors.run(c.keyId, c.hour, c.errorCode, c.userId, c.count);
   for (const e of events) {
     insertEvent.run(
       e.requestId,
