@@ -1,11 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { chainHash, verifyChain, type ChainHead, type ChainProblem } from "./audit-chain";
+import { chainHash, verifyChain, type ChainProblem, type SealedHead } from "./audit-chain";
+import { auditChainKey } from "./audit-key";
 import type { Db } from "./db";
 
 // The activity log's chains in the database: load one, check them all,
 // export one (the activity page's JSON download), check an export offline,
 // and the one-time backfill that chains rows written before the chain existed.
+// Signing chains at the switch to a keyed chain is lib/audit-chain-signing.ts.
 
 const rowSelect = {
   seq: true,
@@ -18,12 +20,18 @@ const rowSelect = {
   hash: true,
 } as const;
 
-export async function loadChain(client: Db, userId: string) {
+type Reader = Pick<Db, "user" | "auditEvent">;
+
+export async function loadChain(client: Reader, userId: string) {
   const [user, rows] = await Promise.all([
-    client.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, auditSeq: true, auditHash: true } }),
+    client.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { email: true, auditSeq: true, auditHash: true, auditSeal: true },
+    }),
     client.auditEvent.findMany({ where: { userId }, orderBy: { seq: "asc" }, select: rowSelect }),
   ]);
-  return { email: user.email, head: { seq: user.auditSeq, hash: user.auditHash } satisfies ChainHead, rows };
+  const head: SealedHead = { seq: user.auditSeq, hash: user.auditHash, seal: user.auditSeal };
+  return { email: user.email, head, rows };
 }
 
 export interface AccountCheck {
@@ -33,8 +41,12 @@ export interface AccountCheck {
   problem: ChainProblem | null;
 }
 
-/** Recomputes the chain of every account (or the one given) from the database. */
-export async function checkStoredChains(client: Db, only?: { userId: string }): Promise<AccountCheck[]> {
+/** Recomputes the chain of every account (or the one given) from the database, with the chain's key. */
+export async function checkStoredChains(
+  client: Db,
+  only?: { userId: string },
+  key: Buffer = auditChainKey(),
+): Promise<AccountCheck[]> {
   const users = await client.user.findMany({
     where: only ? { id: only.userId } : {},
     orderBy: { createdAt: "asc" },
@@ -43,12 +55,14 @@ export async function checkStoredChains(client: Db, only?: { userId: string }): 
   const checks: AccountCheck[] = [];
   for (const { id } of users) {
     const { email, head, rows } = await loadChain(client, id);
-    checks.push({ userId: id, email, rows: rows.length, problem: verifyChain(id, rows, head) });
+    checks.push({ userId: id, email, rows: rows.length, problem: verifyChain(id, rows, head, key) });
   }
   return checks;
 }
 
-export const EXPORT_FORMAT = "keyport.activity-chain.v1";
+/** v2: keyed rows and a sealed head, checked with the deployment's key. v1 (before the switch): SHA-256 only. */
+export const EXPORT_FORMAT = "keyport.activity-chain.v2";
+const UNKEYED_EXPORT_FORMAT = "keyport.activity-chain.v1";
 
 /** The account's activity log with its hashes and head, as the activity page offers it for download. */
 export async function exportChain(client: Db, userId: string) {
@@ -64,10 +78,10 @@ export async function exportChain(client: Db, userId: string) {
 }
 
 const exportSchema = z.object({
-  format: z.literal(EXPORT_FORMAT),
+  format: z.enum([EXPORT_FORMAT, UNKEYED_EXPORT_FORMAT]),
   userId: z.string().min(1),
   email: z.string(),
-  head: z.object({ seq: z.number().int().min(0), hash: z.string() }),
+  head: z.object({ seq: z.number().int().min(0), hash: z.string(), seal: z.string().default("") }),
   rows: z.array(
     z.object({
       seq: z.number().int().min(1),
@@ -82,13 +96,15 @@ const exportSchema = z.object({
   ),
 });
 
-/** Checks an export file's text: the chain problem, or null; throws a readable error for a file that is not an export. */
-export function checkExport(text: string): {
-  userId: string;
-  email: string;
-  rows: number;
-  problem: ChainProblem | null;
-} {
+/**
+ * Checks an export file's text: the chain problem, or null; throws a readable
+ * error for a file that is not an export. `key` is asked for only when the
+ * file is keyed (v2): it throws if the deployment's key is not at hand.
+ */
+export function checkExport(
+  text: string,
+  key: () => Buffer,
+): { userId: string; email: string; rows: number; keyed: boolean; problem: ChainProblem | null } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -102,8 +118,10 @@ export function checkExport(text: string): {
       `the file is not a Keyport activity export (${issue?.path.join(".") || "root"}: ${issue?.message})`,
     );
   }
-  const { userId, email, head, rows } = parsed.data;
-  return { userId, email, rows: rows.length, problem: verifyChain(userId, rows, head) };
+  const { format, userId, email, head, rows } = parsed.data;
+  // A v1 file was exported before the switch: SHA-256 only, as it was checked then.
+  const keyed = format === EXPORT_FORMAT;
+  return { userId, email, rows: rows.length, keyed, problem: verifyChain(userId, rows, head, keyed ? key() : null) };
 }
 
 /**

@@ -1,13 +1,24 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 
 // The activity log as a hash chain, per account. Each row carries its
-// sequence number (1, 2, 3...) and the SHA-256 of the previous row's hash and
-// its own canonical content; the account row keeps the latest sequence number
-// and hash (the head). So an edited row no longer matches its hash, a removed
-// row leaves a gap in the numbers, and rows cut off the end leave the head
-// naming a row that is not there. Pure functions: the app writes with them
-// (lib/audit.ts), and the operator CLI checks the database or an export file
-// with them, offline.
+// sequence number (1, 2, 3...) and a hash of the previous row's hash and its
+// own canonical content; the account row keeps the latest sequence number and
+// hash (the head). So an edited row no longer matches its hash, a removed row
+// leaves a gap in the numbers, and rows cut off the end leave the head naming
+// a row that is not there.
+//
+// Keyed from the switch on (docs/security.md, "The activity log"): a row's
+// hash is an HMAC-SHA256 under a key derived from ENCRYPTION_KEY
+// (lib/audit-key.ts), and the head is signed too (the seal), so rewriting rows
+// and hashes, or cutting rows off the end and moving the head back, takes the
+// key. Rows written before the switch keep their plain SHA-256 hashes (they
+// are never re-signed: that would launder whatever was done to them), and the
+// first keyed row of a chain commits to the last of them, as any row commits
+// to the one before. Pure functions: the app writes with them (lib/audit.ts),
+// and the operator CLI checks the database or an export file with them.
+
+/** What a keyed row's hash and a seal start with; a row without it was hashed before the switch. */
+export const KEYED = "hmac-sha256:";
 
 export interface ChainedRow {
   seq: number;
@@ -24,30 +35,55 @@ export interface ChainHead {
   hash: string;
 }
 
+/** The head as the account row keeps it, with its seal ("" until the chain is keyed). */
+export interface SealedHead extends ChainHead {
+  seal: string;
+}
+
 /** The row's content in one fixed form: a JSON array, its fields in a fixed order, the time in UTC to the millisecond. */
 export function canonicalRow(userId: string, row: ChainedRow): string {
   const createdAt = new Date(row.createdAt).toISOString();
   return JSON.stringify([userId, row.seq, row.action, row.keyId, row.ip, row.userAgent, row.details, createdAt]);
 }
 
-/** hash = sha256(previous hash || canonical row), in hex. The first row's previous hash is "". */
+/** A row written before the switch: sha256(previous hash || canonical row), in hex. The first row's previous is "". */
 export function chainHash(previousHash: string, userId: string, row: ChainedRow): string {
   return createHash("sha256").update(previousHash).update(canonicalRow(userId, row)).digest("hex");
+}
+
+/** A row written since the switch: HMAC-SHA256(key, previous hash || canonical row), marked as keyed. */
+export function keyedHash(key: Buffer, previousHash: string, userId: string, row: ChainedRow): string {
+  return KEYED + createHmac("sha256", key).update(previousHash).update(canonicalRow(userId, row)).digest("hex");
+}
+
+/**
+ * The head's seal: "hmac-sha256:<seq>:<hmac>", naming the row it signs in
+ * clear so that a check can tell rows added without the key from a head set
+ * back. Its input has another shape than a row's, so no row hash is a seal.
+ */
+export function headSeal(key: Buffer, userId: string, head: ChainHead): string {
+  const signed = JSON.stringify(["keyport.activity-head", userId, head.seq, head.hash]);
+  return `${KEYED}${head.seq}:${createHmac("sha256", key).update(signed).digest("hex")}`;
 }
 
 export interface ChainProblem {
   /** The sequence number of the first row that is wrong or missing. */
   seq: number;
-  problem: "changed" | "removed" | "cut_off" | "beyond_head";
+  /** "unsigned": rows (or a whole chain) written without the key; audit:key signs them once the rest holds. */
+  problem: "changed" | "removed" | "cut_off" | "beyond_head" | "unsigned";
   message: string;
 }
+
+type StoredRow = ChainedRow & { hash: string };
 
 /**
  * Walks the chain from row 1 and names the first row that was changed or
  * removed, or the end cut off; null when every row and the head agree. `rows`
- * in any order.
+ * in any order. With `key`, keyed rows are checked with it and the head must
+ * carry a seal made with it (a database, or an export of this release); with
+ * none, the chain is checked as before the switch (an older export file).
  */
-export function verifyChain(userId: string, rows: readonly (ChainedRow & { hash: string })[], head: ChainHead) {
+export function verifyChain(userId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer | null) {
   const sorted = [...rows].sort((a, b) => a.seq - b.seq);
   let previous = "";
   let expected = 1;
@@ -62,7 +98,15 @@ export function verifyChain(userId: string, rows: readonly (ChainedRow & { hash:
     if (row.seq !== expected) {
       return problem(expected, "removed", `row ${expected} was removed (the next row is ${row.seq})`);
     }
-    if (chainHash(previous, userId, row) !== row.hash) {
+    if (key && row.hash.startsWith(KEYED)) {
+      if (keyedHash(key, previous, userId, row) !== row.hash) {
+        return problem(
+          row.seq,
+          "changed",
+          `row ${row.seq} was changed, or a row before it: its signature no longer matches`,
+        );
+      }
+    } else if (chainHash(previous, userId, row) !== row.hash) {
       return problem(row.seq, "changed", `row ${row.seq} was changed: its content no longer matches its hash`);
     }
     previous = row.hash;
@@ -76,7 +120,45 @@ export function verifyChain(userId: string, rows: readonly (ChainedRow & { hash:
   if (head.hash !== previous) {
     return problem(last, "changed", `row ${last} was changed: the head holds another hash for it`);
   }
-  return null;
+  return key ? checkSeal(userId, sorted, head, key) : null;
+}
+
+/** The seal, once every row holds: it must sign the head, or a row before it followed only by rows without the key. */
+function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer): ChainProblem | null {
+  if (rows.length === 0) return null; // nothing to sign yet
+  const sealed = new RegExp(`^${KEYED}(\\d+):[0-9a-f]{64}$`).exec(head.seal);
+  if (!sealed) {
+    return problem(1, "unsigned", "the chain is not signed with the deployment's key yet (run audit:key)");
+  }
+  const seq = Number(sealed[1]);
+  if (seq > head.seq) {
+    const cut = seq === head.seq + 1 ? `row ${seq} was` : `rows ${head.seq + 1} to ${seq} were`;
+    return problem(head.seq + 1, "cut_off", `${cut} removed from the end (the signed head names row ${seq})`);
+  }
+  const signed = rows[seq - 1];
+  if (!signed || headSeal(key, userId, { seq, hash: signed.hash }) !== head.seal) {
+    // Rows up to the last signed one are held by its signature, which passed: the change is after it.
+    const lastSigned = rows.slice(0, seq).findLast((row) => row.hash.startsWith(KEYED))?.seq ?? 0;
+    const which = lastSigned + 1 === seq ? `row ${seq} was` : `one of rows ${lastSigned + 1} to ${seq} was`;
+    return problem(lastSigned + 1, "changed", `${which} changed: the signed head no longer matches row ${seq}`);
+  }
+  if (seq === head.seq) return null;
+  const after = rows.slice(seq);
+  const keyedAfter = after.find((row) => row.hash.startsWith(KEYED));
+  if (keyedAfter) {
+    // The app moves the seal with every keyed row: an older seal before a keyed row was put back.
+    return problem(
+      keyedAfter.seq,
+      "cut_off",
+      `the signed head was set back to row ${seq} though row ${keyedAfter.seq} is signed: rows after row ${head.seq} may have been removed`,
+    );
+  }
+  const span = seq + 1 === head.seq ? `row ${head.seq} was` : `rows ${seq + 1} to ${head.seq} were`;
+  return problem(
+    seq + 1,
+    "unsigned",
+    `${span} added without the key (by an instance of the previous release, or straight into the database); audit:key signs them once checked`,
+  );
 }
 
 function problem(seq: number, kind: ChainProblem["problem"], message: string): ChainProblem {

@@ -1,5 +1,6 @@
 import "server-only";
-import { chainHash } from "./audit-chain";
+import { headSeal, keyedHash } from "./audit-chain";
+import { auditChainKey } from "./audit-key";
 import type { Db } from "./db";
 
 /** Who did something, from where: recorded with every change. */
@@ -34,9 +35,11 @@ export interface Repeats {
 }
 
 /**
- * Writes an activity row, chained to the account's previous one
- * (lib/audit-chain.ts); call it with the transaction client of the change it
- * records, so the row, its hash and the new head commit with the change.
+ * Writes an activity row, chained to the account's previous one with the
+ * chain's key (lib/audit-chain.ts), and signs the new head; call it with the
+ * transaction client of the change it records, so the row, its hash and the
+ * new head commit with the change. On a chain written before the switch, the
+ * first keyed row commits to the last unkeyed one, which keeps its hash.
  */
 export async function recordAudit(
   tx: Tx,
@@ -63,8 +66,10 @@ export async function recordAudit(
     details: details ? JSON.stringify(details) : null,
     createdAt: repeats?.at ?? new Date(),
   };
-  const hash = chainHash(head.auditHash, actor.userId, row);
-  await tx.user.update({ where: { id: actor.userId }, data: { auditHash: hash } });
+  const key = auditChainKey();
+  const hash = keyedHash(key, head.auditHash, actor.userId, row);
+  const auditSeal = headSeal(key, actor.userId, { seq: row.seq, hash });
+  await tx.user.update({ where: { id: actor.userId }, data: { auditHash: hash, auditSeal } });
   // The count is outside the hash: it grows after the entry is chained (lib/keys/decoy.ts).
   return tx.auditEvent.create({ data: { userId: actor.userId, ...row, hash, count: repeats?.count ?? 1 } });
 }

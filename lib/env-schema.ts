@@ -199,7 +199,7 @@ const base = z.object({
     })
     .optional()
     .describe(
-      "Encrypts two-factor secrets and the links queued in the mail outbox: 32 random bytes in base64 (`openssl rand -base64 32`). Required in production; `npm run dev` generates one. Apart from `AUTH_SECRET`, so rotating the cookie secret leaves two-factor enrolments and queued mail readable.",
+      "Encrypts two-factor secrets and the links queued in the mail outbox, and signs the activity log's chain (a key derived from it): 32 random bytes in base64 (`openssl rand -base64 32`). Required in production, by the operator command line too; `npm run dev` generates one. Apart from `AUTH_SECRET`, so rotating the cookie secret leaves two-factor enrolments and queued mail readable. It cannot be rotated: the activity chains would no longer check.",
     ),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/ })

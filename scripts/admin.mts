@@ -14,8 +14,10 @@ for (const file of [".env.local", ".env.development.local", ".env"]) {
 // The CLI signs no cookies, so it does not need the app's AUTH_SECRET; a
 // throw-away value satisfies the shared environment check.
 process.env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
-// The CLI reads no two-factor secret; a deployment's own key, when set, is kept.
-process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
+// ENCRYPTION_KEY is not made up here: the activity chain is signed and
+// checked with a key derived from it (lib/audit-key.ts), so rows a throw-away
+// key signed would fail every later check. Without it the CLI stops at the
+// environment check, naming it.
 process.env.KEYPORT_LOG_TO_STDERR = "1";
 
 const { runAdmin } = await import("../lib/admin/cli");

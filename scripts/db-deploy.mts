@@ -6,11 +6,18 @@
 // 2. `prisma migrate deploy`, holding back a contract migration (one that
 //    removes what the previous release still reads) in the run that applies
 //    its expand migration: the previous release's instances are running then,
-//    during a rolling deploy. The next run applies it. --no-old-instances says
-//    none is running (development, or a deploy that stops everything first):
-//    the contract migration is then applied in this run, after the backfills.
-// 3. The backfills again, and `admin audit:backfill`.
-// Exit codes: 0 done; 3 only the activity log's backfill refused (it names the
+//    during a rolling deploy. The next run applies it. Every other migration is
+//    applied now, those named after it too (this release's instances need
+//    them from the start; Prisma applies a pending migration whatever its
+//    place in the history), so none of them may touch what a contract
+//    removes. --no-old-instances says none is running (development, or a
+//    deploy that stops everything first): the contract migration is then
+//    applied in this run, after the backfills.
+// 3. The backfills again, `admin audit:backfill`, and `admin audit:key`, the
+//    switch to a keyed activity chain: it checks every chain and signs the
+//    heads not signed yet (none, from the second run on, unless an instance
+//    of a release before the switch wrote rows meanwhile).
+// Exit codes: 0 done; 3 only the activity log's steps refused (they name the
 // accounts); anything else, a step failed.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -66,11 +73,12 @@ async function appliedMigrations(database: DatabaseTarget): Promise<Set<string> 
   return names.length > 0 ? new Set(names) : null;
 }
 
-/** The first contract migration this run must not apply, if any. */
-function heldBack(applied: Set<string> | null, local: string[]): string | null {
-  if (applied === null) return null;
-  const pending = CONTRACTS.filter(({ expand, contract }) => !applied.has(expand) && local.includes(contract));
-  return pending.map(({ contract }) => contract).sort()[0] ?? null;
+/** The contract migrations this run must not apply (none on a new database: nothing can be running on it). */
+function heldBack(applied: Set<string> | null, local: string[]): string[] {
+  if (applied === null) return [];
+  return CONTRACTS.filter(({ expand, contract }) => !applied.has(expand) && local.includes(contract))
+    .map(({ contract }) => contract)
+    .sort();
 }
 
 function migrateDeploy(migrationsPath?: string) {
@@ -81,12 +89,16 @@ function migrateDeploy(migrationsPath?: string) {
   });
 }
 
-/** `prisma migrate deploy` with every migration from `held` on left out: a copy of the folder without them. */
-function migrateDeployBefore(held: string, local: string[]) {
+/**
+ * `prisma migrate deploy` with the held contract migrations left out (a copy
+ * of the folder without them). Migrations named after them are applied now;
+ * the next run applies the contracts after them, out of the folder's order.
+ */
+function migrateDeployWithout(held: string[], local: string[]) {
   const copy = mkdtempSync(path.join(os.tmpdir(), "keyport-migrations-"));
   try {
     cpSync(path.join(target.migrationsPath, "migration_lock.toml"), path.join(copy, "migration_lock.toml"));
-    for (const name of local.filter((name) => name < held)) {
+    for (const name of local.filter((name) => !held.includes(name))) {
       cpSync(path.join(target.migrationsPath, name), path.join(copy, name), { recursive: true });
     }
     migrateDeploy(copy);
@@ -110,20 +122,21 @@ const applied = await appliedMigrations(target);
 const held = heldBack(applied, local);
 
 if (applied !== null) admin("sessions:hash-tokens");
-if (held) migrateDeployBefore(held, local);
+if (held.length > 0) migrateDeployWithout(held, local);
 else migrateDeploy();
 admin("sessions:hash-tokens");
-if (held && noOldInstances) {
+if (held.length > 0 && noOldInstances) {
   migrateDeploy();
-} else if (held) {
+} else if (held.length > 0) {
   console.log(
-    `keyport: held back ${held} and any later migration: instances of the previous release may still be running. ` +
+    `keyport: held back ${held.join(", ")}: instances of the previous release may still be running. ` +
       "Run `npm run db:deploy` again once none is left: until then the database still holds what that " +
       "migration removes (session tokens in clear). See docs/operations.md.",
   );
 }
 try {
   admin("audit:backfill");
+  admin("audit:key");
 } catch {
   process.exit(3);
 }

@@ -1,13 +1,26 @@
 import "server-only";
 import { readFile } from "node:fs/promises";
 import { emailSchema } from "../auth/credentials.schema";
+import { signChains } from "../audit-chain-signing";
 import { backfillChains, checkExport, checkStoredChains } from "../audit-chain-store";
+import { auditChainKey } from "../audit-key";
 import { db } from "../db";
 import { CheckFailed, required, UsageError, userByEmail, type Flags } from "./command-support";
 
 // The activity log's hash chain (lib/audit-chain.ts), checked by an operator:
 // from the database, for every account or one, or from an export file
-// offline; and the release's one-time backfill.
+// offline; the release's one-time backfill; and the switch to a keyed chain.
+
+/** An export of this release is signed: checking it takes the deployment's ENCRYPTION_KEY, as the database does. */
+function keyForFile(): Buffer {
+  try {
+    return auditChainKey();
+  } catch {
+    throw new UsageError(
+      "--file: the export is signed with a key derived from ENCRYPTION_KEY; set the deployment's ENCRYPTION_KEY to check it",
+    );
+  }
+}
 
 export async function verifyAuditCommand(flags: Flags) {
   if (flags.file !== undefined) {
@@ -20,12 +33,13 @@ export async function verifyAuditCommand(flags: Flags) {
     }
     let checked: ReturnType<typeof checkExport>;
     try {
-      checked = checkExport(text);
+      checked = checkExport(text, keyForFile);
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       throw new UsageError(`--file: ${(error as Error).message}`);
     }
     if (checked.problem) throw new CheckFailed(`${flags.file} (${checked.email}): ${checked.problem.message}`);
-    return { ok: true, file: flags.file, email: checked.email, rows: checked.rows };
+    return { ok: true, file: flags.file, email: checked.email, rows: checked.rows, keyed: checked.keyed };
   }
   const only = flags.email === undefined ? undefined : await userByEmail(required(emailSchema, flags.email, "email"));
   const checks = await checkStoredChains(db, only ? { userId: only.id } : undefined);
@@ -47,4 +61,17 @@ export async function backfillAuditCommand() {
     );
   }
   return { chained_accounts: chained };
+}
+
+/** audit:key: checks every chain (or one's), then signs the heads not signed yet; signs nothing if any chain fails. */
+export async function signAuditCommand(flags: Flags) {
+  const only = flags.email === undefined ? undefined : await userByEmail(required(emailSchema, flags.email, "email"));
+  const { signed, refused } = await signChains(db, auditChainKey(), only ? { userId: only.id } : undefined);
+  if (refused.length > 0) {
+    throw new CheckFailed(
+      `signed nothing: ${refused.length} chain(s) fail their check (nothing is re-signed; look into each first):\n` +
+        refused.map(({ userId, email, message }) => `${email} (${userId}): ${message}`).join("\n"),
+    );
+  }
+  return { signed_accounts: signed };
 }

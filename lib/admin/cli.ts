@@ -20,7 +20,7 @@ import { MAX_RATE_LIMIT } from "../keys/restrictions";
 import { envDefaults } from "../env-schema";
 import { USAGE_AGGREGATE_RETENTION_DAYS } from "../maintenance/prune";
 import { USAGE_RANGES } from "../usage/usage-range";
-import { backfillAuditCommand, verifyAuditCommand } from "./audit-commands";
+import { backfillAuditCommand, signAuditCommand, verifyAuditCommand } from "./audit-commands";
 import { createKeyCommand, keyUsageCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
@@ -44,16 +44,21 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         after_revocation (requests made after the key was
                                         revoked or expired: answered revoked_api_key or
                                         expired_api_key). The counts come from the hourly
-                                        totals, kept ${USAGE_AGGREGATE_RETENTION_DAYS} days; by_ip and after_revocation from
-                                        the request log, kept USAGE_RETENTION_DAYS days
-                                        (default ${envDefaults().USAGE_RETENTION_DAYS})
+                                        totals, kept ${USAGE_AGGREGATE_RETENTION_DAYS} days, which count every request;
+                                        by_ip from the request log, kept USAGE_RETENTION_DAYS
+                                        days (default ${envDefaults().USAGE_RETENTION_DAYS}), at most 120 a key and minute
   audit:verify [--email E]              recomputes every account's activity chain (or one's)
-                                        from the database; exits 1 naming the first row that
-                                        was changed or removed, or the end cut off
+                                        from the database, with the key derived from
+                                        ENCRYPTION_KEY; exits 1 naming the first row that was
+                                        changed or removed, or the end cut off
   audit:verify --file F                 the same for an export file (the activity page's JSON),
-                                        offline
+                                        offline; a signed export needs ENCRYPTION_KEY too
   audit:backfill                        chains activity rows written before the chain existed
                                         (npm run db:deploy runs it after the migrations)
+  audit:key [--email E]                 checks every chain (or one's), then signs the heads
+                                        not signed with the key yet (the switch to a keyed
+                                        chain; npm run db:deploy runs it after audit:backfill);
+                                        signs nothing and exits 1 naming them if any fails
   sessions:hash-tokens                  stores the SHA-256 of each session's token where only the
                                         token in clear is (npm run db:deploy runs it before and
                                         after the migrations; docs/operations.md)
@@ -85,6 +90,7 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "key:usage": keyUsageCommand,
   "audit:verify": verifyAuditCommand,
   "audit:backfill": backfillAuditCommand,
+  "audit:key": signAuditCommand,
   // SQLite has no SHA-256 in SQL: the session_token_hash migration's backfill runs here.
   "sessions:hash-tokens": async () => ({ hashed_sessions: await hashLegacyTokens() }),
 };
@@ -125,6 +131,10 @@ export async function runAdmin(argv: string[], io: Io): Promise<number> {
     }
     throw error;
   } finally {
-    await db.$disconnect();
+    // An export checked offline never opened the database, and may run without the environment a client needs
+    // (a v1 export, or none of ENCRYPTION_KEY): opening one only to close it would fail after the answer.
+    await Promise.resolve()
+      .then(() => db.$disconnect())
+      .catch(() => {});
   }
 }

@@ -1,13 +1,22 @@
 import "server-only";
 import { db } from "../db";
 import { getEnv } from "../env";
+import { countedClient } from "./client-ip";
 import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, SIGN_UP_WINDOW_MS } from "./limits";
 
 type Kind = "sign_in" | "sign_up";
 
-/** `device`: the id of a device cookie the browser holds for this email (lib/auth/device-cookie.ts), if any. */
+/**
+ * `ip` is the real address (kept for an operator); the counts below go by the
+ * client it counts as (countedClient: an IPv4 address or an IPv6 /64).
+ * `device`: the id of a device cookie the browser holds for this email
+ * (lib/auth/device-cookie.ts), if any.
+ */
 export function recordAttempt(kind: Kind, email: string, ip: string, success: boolean, device: string | null = null) {
-  return db.authAttempt.create({ data: { kind, email, ip, success, device }, select: { id: true } });
+  return db.authAttempt.create({
+    data: { kind, email, ip, client: countedClient(ip), success, device },
+    select: { id: true },
+  });
 }
 
 export async function markAttemptSucceeded(id: string): Promise<void> {
@@ -27,7 +36,8 @@ async function freedAt(where: object, max: number, windowMs: number, now: Date):
 }
 
 /**
- * After 10 failed sign-ins for one email, or from one IP, within 15 minutes,
+ * After 10 failed sign-ins for one email, or from one client (an IPv4 address
+ * or an IPv6 /64: countedClient), within 15 minutes,
  * sign-in is refused (even with the right password) until the time returned.
  * Called after the current attempt was recorded as a failure: it is locked
  * when 10 failures came before it (afterThisAttempt: when this one makes 10).
@@ -40,7 +50,8 @@ export async function signInLockedUntil(
 ): Promise<Date | null> {
   const count = afterThisAttempt ? SIGN_IN_MAX_FAILURES : SIGN_IN_MAX_FAILURES + 1;
   const byEmail = await freedAt({ kind: "sign_in", success: false, email }, count, SIGN_IN_WINDOW_MS, now);
-  const byIp = await freedAt({ kind: "sign_in", success: false, ip }, count, SIGN_IN_WINDOW_MS, now);
+  const client = countedClient(ip);
+  const byIp = await freedAt({ kind: "sign_in", success: false, client }, count, SIGN_IN_WINDOW_MS, now);
   if (!byEmail) return byIp;
   if (!byIp) return byEmail;
   return byEmail > byIp ? byEmail : byIp;
@@ -66,12 +77,20 @@ export function signInLockedUntilFor(
   return freedAt({ kind: "sign_in", success: false, email, device }, count, SIGN_IN_WINDOW_MS, now);
 }
 
-/** SIGN_UP_LIMIT_PER_HOUR (default 5) sign-ups an hour from one IP; the next waits until the time returned. */
+/**
+ * SIGN_UP_LIMIT_PER_HOUR (default 5) sign-ups an hour from one client
+ * (countedClient); the next waits until the time returned.
+ */
 export function signUpLimitedUntil(
   ip: string,
   now = new Date(),
   { afterThisAttempt = false } = {},
 ): Promise<Date | null> {
   const limit = getEnv().SIGN_UP_LIMIT_PER_HOUR;
-  return freedAt({ kind: "sign_up", ip }, afterThisAttempt ? limit + 1 : limit, SIGN_UP_WINDOW_MS, now);
+  return freedAt(
+    { kind: "sign_up", client: countedClient(ip) },
+    afterThisAttempt ? limit + 1 : limit,
+    SIGN_UP_WINDOW_MS,
+    now,
+  );
 }

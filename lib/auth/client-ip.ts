@@ -5,6 +5,8 @@
 // entry that many places from the right is the client as our nearest trusted
 // proxy saw it, and anything further left may be forged.
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+import { parseAddress } from "../keys/ip-allowlist";
 
 export const PEER_IP_HEADER = "x-keyport-peer-ip";
 
@@ -35,4 +37,22 @@ export function clientIp(headers: Headers, trustedProxies: number): string {
     }
   }
   return headers.get(PEER_IP_HEADER) ?? "unknown";
+}
+
+/**
+ * The client an address counts as, for every per-IP count (the sign-in
+ * lockout, the sign-up, reset and report limits): the address itself for
+ * IPv4, also when a dual-stack socket reports it IPv4-mapped (::ffff:a.b.c.d,
+ * how server.mjs sees every IPv4 client), and the /64 for IPv6, since one
+ * subscriber is handed a whole /64 and picks any address in it at will
+ * (RFC 4291's interface identifiers; privacy addresses, RFC 8981). Logs, the
+ * sessions list and the activity log keep the real address.
+ */
+export function countedClient(ip: string): string {
+  // As strictly as the allowlist reads it; anything else ("unknown", a zone id) counts as itself.
+  const address = parseAddress(ip);
+  if (!address) return ip;
+  if (address instanceof ipaddr.IPv4) return address.toString();
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return `${new ipaddr.IPv6([...address.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }

@@ -7,6 +7,7 @@ import { log } from "../log";
 import { queueMail } from "../mail/outbox";
 import { runtime } from "../runtime/runtime";
 import { isTokenShaped, newToken, tokenDigest } from "../security/token";
+import { countedClient } from "./client-ip";
 import { passwordHasher } from "./password";
 import { queuePasswordChangedNotice } from "./password-notice";
 
@@ -33,7 +34,7 @@ export const RESET_REQUESTED_MESSAGE =
 export type ResetRequestOutcome = { outcome: "accepted" } | { outcome: "ip_limited"; retryAt: Date };
 
 /** How many reset requests matched in the window including now, and when the oldest counted one leaves it. */
-async function recentRequests(where: { email: string } | { ip: string }, now: Date) {
+async function recentRequests(where: { email: string } | { client: string }, now: Date) {
   const rows = await db.authAttempt.findMany({
     where: { kind: "password_reset", ...where, createdAt: { gt: new Date(now.getTime() - RESET_WINDOW_MS) } },
     orderBy: { createdAt: "asc" },
@@ -50,8 +51,10 @@ async function recentRequests(where: { email: string } | { ip: string }, now: Da
  * the response time says nothing about the address.
  */
 export async function requestPasswordReset(email: string, ip: string, now = new Date()): Promise<ResetRequestOutcome> {
-  await db.authAttempt.create({ data: { kind: "password_reset", email, ip, success: false, createdAt: now } });
-  const byIp = await recentRequests({ ip }, now);
+  // Counted per client (an IPv4 address or an IPv6 /64), the real address kept beside it.
+  const client = countedClient(ip);
+  await db.authAttempt.create({ data: { kind: "password_reset", email, ip, client, success: false, createdAt: now } });
+  const byIp = await recentRequests({ client }, now);
   if (byIp.count > RESETS_PER_IP_PER_HOUR) {
     const retryAt = new Date(byIp.oldest.getTime() + RESET_WINDOW_MS);
     log.warn("auth.password_reset.ip_limited", { ip, retry_at: retryAt.toISOString() });

@@ -7,6 +7,7 @@ import { queueMail, utcHour } from "../mail/outbox";
 import { runtime } from "../runtime/runtime";
 import { isTokenShaped, newToken, tokenDigest } from "../security/token";
 import { createAccount, tryAgainAt } from "./accounts";
+import { countedClient } from "./client-ip";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
 import { passwordHasher } from "./password";
 import {
@@ -79,10 +80,12 @@ async function sendSignUpMail(email: string, passwordHash: string, ip: string, n
     if (queued) runtime().mailJob.wake();
     return;
   }
-  // Counted per address and network: someone else's sign-ups with this
-  // address cannot use up the limit and keep its owner's link from coming.
+  // Counted per address and network (countedClient: an IPv4 address or an
+  // IPv6 /64): someone else's sign-ups with this address cannot use up the
+  // limit and keep its owner's link from coming.
+  const client = countedClient(ip);
   const recent = await db.pendingSignUp.count({
-    where: { email, ip, createdAt: { gt: new Date(now.getTime() - 60 * 60 * 1000) } },
+    where: { email, client, createdAt: { gt: new Date(now.getTime() - 60 * 60 * 1000) } },
   });
   if (recent >= SIGN_UP_LINKS_PER_EMAIL_PER_HOUR) {
     log.warn("auth.sign_up.email_limited", { ip });
@@ -96,6 +99,7 @@ async function sendSignUpMail(email: string, passwordHash: string, ip: string, n
         email,
         passwordHash,
         ip,
+        client,
         createdAt: now,
         expiresAt: new Date(now.getTime() + SIGN_UP_LINK_LIFETIME_MS),
       },

@@ -10,8 +10,16 @@ import { errorCatalog } from "../errors/error-catalog";
 import { cleanName } from "../text";
 import type { ReceivedFile } from "./received-file";
 
+/**
+ * Where uploads live: FILES_DIR, resolved at run time. `next build` traces
+ * each filesystem path it can see into the server's output, and a path built
+ * from process.cwd() and a value it cannot know would be any file of the
+ * project, so it traced the whole project ("Dynamic filesystem access causes
+ * tracing of the whole project"). The uploads are data, never code to ship:
+ * the comment tells Turbopack to leave this path alone.
+ */
 export function filesRoot(): string {
-  return path.resolve(process.cwd(), getEnv().FILES_DIR);
+  return path.resolve(/* turbopackIgnore: true */ process.cwd(), getEnv().FILES_DIR);
 }
 
 export interface FileObject {

@@ -18,7 +18,7 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6;
  * ipaddr.js reads the deprecated IPv4-compatible form (::a.b.c.d) as mapped
  * too, which would turn a small IPv6 range into a wide IPv4 one.
  */
-function parseAddress(text: string): Address | null {
+export function parseAddress(text: string): Address | null {
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
   if (!text.includes(":") || text.includes("%") || !ipaddr.IPv6.isValid(text)) return null;
   const dotted = /:([^:]*\.[^:]*)$/.exec(text)?.[1];

@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { countedClient } from "../auth/client-ip";
 import { db } from "../db";
 import { log } from "../log";
 import { keyDigest } from "./digest";
@@ -16,6 +17,31 @@ import { revokeLeaked, type LeakSource } from "./lifecycle";
 export const REPORT_THANKS =
   "Thank you. If that was a live Keyport key, it no longer works, and its owner has been told where it was found.";
 export const REPORTS_PER_IP_PER_HOUR = 10;
+const REPORT_WINDOW_MS = 60 * 60 * 1000;
+
+export type ReportAcceptance = { ok: true } | { ok: false; retryAt: Date };
+
+/**
+ * The public report form's limit: REPORTS_PER_IP_PER_HOUR accepted reports an
+ * hour per client (countedClient: an IPv4 address or an IPv6 /64, so one
+ * subscriber cannot get ten more from every address of its /64). An accepted
+ * report is recorded (with the real address); a refused one is not, so
+ * retrying while refused does not push the time back (a burst of concurrent
+ * reports may slip a few past the limit).
+ */
+export async function acceptReport(ip: string, now = new Date()): Promise<ReportAcceptance> {
+  const client = countedClient(ip);
+  const recent = await db.authAttempt.findMany({
+    where: { kind: "key_report", client, createdAt: { gt: new Date(now.getTime() - REPORT_WINDOW_MS) } },
+    orderBy: { createdAt: "asc" },
+    select: { createdAt: true },
+  });
+  if (recent.length >= REPORTS_PER_IP_PER_HOUR) {
+    return { ok: false, retryAt: new Date(recent[0]!.createdAt.getTime() + REPORT_WINDOW_MS) };
+  }
+  await db.authAttempt.create({ data: { kind: "key_report", email: "", ip, client, success: true, createdAt: now } });
+  return { ok: true };
+}
 
 /**
  * Where a report says a key was found, as it is kept and mailed: an http(s)

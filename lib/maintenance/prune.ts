@@ -34,6 +34,7 @@ export interface PruneCounts {
   files: number;
   usageEvents: number;
   usageHours: number;
+  usageErrorHours: number;
 }
 
 export async function pruneOnce(db: Db, settings: RetentionSettings, now = new Date()): Promise<PruneCounts> {
@@ -59,9 +60,10 @@ export async function pruneOnce(db: Db, settings: RetentionSettings, now = new D
   const usageEvents = await db.usageEvent.deleteMany({
     where: { createdAt: { lt: before(settings.usageRetentionDays * DAY_MS) } },
   });
-  const usageHours = await db.usageHourly.deleteMany({
-    where: { hour: { lt: hourOf(before(USAGE_AGGREGATE_RETENTION_DAYS * DAY_MS)) } },
-  });
+  const aggregatesBefore = hourOf(before(USAGE_AGGREGATE_RETENTION_DAYS * DAY_MS));
+  const usageHours = await db.usageHourly.deleteMany({ where: { hour: { lt: aggregatesBefore } } });
+  // The error answers by code are aggregates too, kept as long.
+  const usageErrorHours = await db.usageErrorHourly.deleteMany({ where: { hour: { lt: aggregatesBefore } } });
   return {
     authAttempts: authAttempts.count,
     sessions: sessions.count,
@@ -71,6 +73,7 @@ export async function pruneOnce(db: Db, settings: RetentionSettings, now = new D
     files,
     usageEvents: usageEvents.count,
     usageHours: usageHours.count,
+    usageErrorHours: usageErrorHours.count,
   };
 }
 

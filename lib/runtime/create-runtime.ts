@@ -18,6 +18,7 @@ import { smtpTransports } from "../mail/transport";
 import { startMaintenance } from "../maintenance/start-maintenance";
 import type { RateLimitStore } from "../public-api/rate-limit";
 import { createRateLimitStore } from "../public-api/rate-limit-stores";
+import { retryingStaleSnapshots } from "../sqlite-snapshot-retry";
 import type { UsageBuffer } from "../usage/buffer";
 import { closeUsage, createUsageBuffer, createUsageWriter, type UsageWriter } from "../usage/usage-sink";
 
@@ -69,7 +70,11 @@ function once<T>(make: () => T): () => T {
 }
 
 export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {}): Runtime {
-  const database = once<Database>(() => createDatabase(env.DATABASE_URL));
+  const database = once<Database>(() => {
+    const made = createDatabase(env.DATABASE_URL);
+    // A transaction whose snapshot another connection made stale runs again (lib/sqlite-snapshot-retry.ts).
+    return made.provider === "sqlite" ? { ...made, client: retryingStaleSnapshots(made.client) } : made;
+  });
   const gatePool = once(() => createGatePool(env.DATABASE_URL));
   const keyStore = once<KeyStore>(() => {
     const target = databaseTarget(env.DATABASE_URL, process.cwd());

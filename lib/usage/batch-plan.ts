@@ -15,6 +15,15 @@ export interface HourlyCount {
   count: number;
 }
 
+/** Error answers of one key with one error code in one hour (UsageErrorHourly). */
+export interface ErrorCount {
+  keyId: string;
+  hour: number;
+  errorCode: string;
+  userId: string;
+  count: number;
+}
+
 /** A key whose last use the batch moves: its latest marked request's time and address. */
 export interface KeyTouch {
   keyId: string;
@@ -27,6 +36,8 @@ export interface KeyTouch {
 export interface UsageBatchPlan {
   /** Added to UsageHourly: one row per key, hour, route and status class. */
   hourly: HourlyCount[];
+  /** Added to UsageErrorHourly: one row per key, hour and error code, for every error answer, logged or not. */
+  errors: ErrorCount[];
   /** Written to the request log: the events under the per-key log cap (lib/usage/buffer.ts). */
   events: UsageEvent[];
   /** In key order, like the hourly rows, so that concurrent flushes lock rows in the same order. */
@@ -55,6 +66,22 @@ function hourlyCounts(events: readonly UsageEvent[]): HourlyCount[] {
   return [...counts.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
+/** The error answers by key, hour and code, in one order everywhere like the hourly rows. */
+function errorCounts(events: readonly UsageEvent[]): ErrorCount[] {
+  const counts = new Map<string, ErrorCount>();
+  for (const event of events) {
+    if (event.errorCode === null) continue;
+    const hour = hourOf(event.createdAt);
+    const id = `${event.keyId}\u0000${String(hour).padStart(10, "0")}\u0000${event.errorCode}`;
+    const existing = counts.get(id);
+    const requests = event.count ?? 1;
+    if (existing) existing.count += requests;
+    else
+      counts.set(id, { keyId: event.keyId, hour, errorCode: event.errorCode, userId: event.userId, count: requests });
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, count]) => count);
+}
+
 /** The events marked touchesKey (lib/keys/verify.ts claimKeyUse): each key's own latest, never another key's time. */
 function keyTouches(events: readonly UsageEvent[]): KeyTouch[] {
   const latest = new Map<string, UsageEvent>();
@@ -71,6 +98,7 @@ function keyTouches(events: readonly UsageEvent[]): KeyTouch[] {
 export function planUsageBatch(events: readonly UsageEvent[]): UsageBatchPlan {
   return {
     hourly: hourlyCounts(events),
+    errors: errorCounts(events),
     // Every event counts in the aggregates; only those under the log cap get a row in the log.
     events: events.filter((event) => event.logged !== false),
     touches: keyTouches(events),

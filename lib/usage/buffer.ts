@@ -10,7 +10,8 @@ import { hourOf, requestsIn, statusClass, type StatusClass, type UsageEvent, typ
 //
 // An event over the per-key log cap only counts in the hourly aggregates, so
 // it is not kept: it adds one to a waiting event of the same key, route,
-// status class and hour (`count`), and the request's own object dies young.
+// status class, error code and hour (`count`), and the request's own object
+// dies young.
 // A busy key then costs the buffer one entry per second, not one per request:
 // events kept until the flush outlive V8's young generation and are copied
 // into the old one, whose collections held the gate up (docs/architecture.md:
@@ -42,10 +43,15 @@ export interface UsageStats {
 
 export const DEFAULT_LOG_PER_KEY_PER_MINUTE = 120;
 
-/** An unlogged event kept to stand for the requests like it (same key, route, status class and hour) until the flush. */
+/**
+ * An unlogged event kept to stand for the requests like it (same key, route,
+ * status class, error code and hour) until the flush. The error code too: the
+ * errors are counted by code (a 429 must not stand for a revoked key's 401).
+ */
 interface Tally {
   route: string;
   statusClass: StatusClass;
+  errorCode: string | null;
   hour: number;
   event: UsageEvent & { count: number };
 }
@@ -106,7 +112,12 @@ export class UsageBuffer implements UsageSink {
     const hour = hourOf(event.createdAt);
     const status = statusClass(event.status);
     for (const tally of tallies) {
-      if (tally.route === event.route && tally.statusClass === status && tally.hour === hour) {
+      if (
+        tally.route === event.route &&
+        tally.statusClass === status &&
+        tally.errorCode === event.errorCode &&
+        tally.hour === hour
+      ) {
         tally.event.count++;
         return true;
       }
@@ -121,6 +132,7 @@ export class UsageBuffer implements UsageSink {
     const tally = {
       route: event.route,
       statusClass: statusClass(event.status),
+      errorCode: event.errorCode,
       hour: hourOf(event.createdAt),
       event: kept,
     };

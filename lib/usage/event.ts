@@ -25,7 +25,7 @@ export interface UsageEvent {
   touchesKey?: boolean;
   /**
    * The requests this event stands for in the hourly aggregates (1 when absent): the buffer adds unlogged requests
-   * of the same key, route, status class and hour to one waiting event (lib/usage/buffer.ts).
+   * of the same key, route, status class, error code and hour to one waiting event (lib/usage/buffer.ts).
    */
   count?: number;
 }

@@ -5,10 +5,11 @@ import { hourOf, STATUS_CLASSES, type StatusClass } from "./event";
 import { rangeStart, type UsageRange } from "./usage-range";
 
 // One key's usage over one of the dashboard's ranges, for the operator CLI
-// (key:usage). Totals, status classes and routes come from the hourly
-// aggregates, which cover the whole range even past the request log's
-// retention; the client IPs and the requests made after revocation come from
-// the request log.
+// (key:usage). Totals, status classes, routes and the requests made after
+// revocation come from the hourly aggregates, which count every request (the
+// request log keeps 120 a key and minute: a flood just before a revocation
+// hid every use after it) and cover the whole range even past the log's
+// retention; the client IPs come from the request log.
 
 /** The answers a key gets once it no longer works: each counts as a use after revocation (or expiry). */
 const AFTER_REVOCATION_CODES = ["revoked_api_key", "expired_api_key"] as const satisfies readonly ErrorCode[];
@@ -44,8 +45,9 @@ export async function keyUsageSummary(
       _sum: { count: true },
     }),
     db.usageEvent.groupBy({ by: ["ip"], where: { keyId, createdAt: { gte: since } }, _count: { _all: true } }),
-    db.usageEvent.count({
-      where: { keyId, createdAt: { gte: since }, errorCode: { in: [...AFTER_REVOCATION_CODES] } },
+    db.usageErrorHourly.aggregate({
+      where: { keyId, hour: { gte: firstHour }, errorCode: { in: [...AFTER_REVOCATION_CODES] } },
+      _sum: { count: true },
     }),
   ]);
 
@@ -62,6 +64,6 @@ export async function keyUsageSummary(
     byStatusClass,
     byRoute: descending(byRoute),
     byIp: descending(ips.map((row) => [row.ip, row._count._all])),
-    afterRevocation,
+    afterRevocation: afterRevocation._sum.count ?? 0,
   };
 }

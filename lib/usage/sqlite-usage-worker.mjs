@@ -16,7 +16,10 @@ import Database from "better-sqlite3";
 // A thread blocked inside a native call cannot be stopped cleanly: ending the
 // process then aborted it (better-sqlite3 throwing into a dying isolate).
 const connection = new Database(workerData.file, { fileMustExist: true, timeout: 0 });
-const RETRY_MS = 20;
+// Short: another process writing in a loop (a checkpoint loop, say) frees the
+// lock only for moments, and a try costs microseconds. Every 20 ms, a batch
+// waited seconds behind two such processes.
+const RETRY_MS = 2;
 
 /** Prisma's SQLite adapter stores DateTime as ISO 8601 text with an explicit offset. */
 const stored = (date) => date.toISOString().replace("Z", "+00:00");
@@ -29,13 +32,18 @@ const addHourly =
   VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT ("keyId", "hour", "route", "statusClass")
   DO UPDATE SET "count" = "UsageHourly"."count" + excluded."count"`);
+const addErrors = connection.prepare(`INSERT INTO "UsageErrorHourly" ("keyId", "hour", "errorCode", "userId", "count")
+  VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT ("keyId", "hour", "errorCode")
+  DO UPDATE SET "count" = "UsageErrorHourly"."count" + excluded."count"`);
 // Only a row still older than a minute moves, so instances that used the same key meanwhile do not all write it.
 const touchKey = connection.prepare(`UPDATE "ApiKey" SET "lastUsedAt" = ?, "lastUsedIp" = ?
   WHERE "id" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ?)`);
 
 /** One batch, in one transaction: all of it or none. */
-const writeBatch = connection.transaction(({ hourly, events, touches }) => {
+const writeBatch = connection.transaction(({ hourly, errors, events, touches }) => {
   for (const c of hourly) addHourly.run(c.keyId, c.hour, c.route, c.statusClass, c.userId, c.count);
+  for (const c of errors) addErrors.run(c.keyId, c.hour, c.errorCode, c.userId, c.count);
   for (const e of events) {
     insertEvent.run(
       e.requestId,
@@ -55,14 +63,21 @@ const writeBatch = connection.transaction(({ hourly, events, touches }) => {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Writes a batch, trying again while the database is locked, for at most the busy timeout. */
+/**
+ * Writes a batch, trying again for as long as another connection holds the
+ * lock: a batch given up after a deadline was usage lost while the database
+ * worked (another process in a checkpoint loop held it for seconds at a
+ * time). The buffer behind this thread stays bounded meanwhile (it drops what
+ * does not fit, counted), and a shutdown stops the thread between tries.
+ * BEGIN IMMEDIATE takes the write lock before anything is read, so a batch
+ * never meets SQLITE_BUSY_SNAPSHOT halfway.
+ */
 async function write(batch) {
-  const deadline = Date.now() + workerData.busyTimeoutMs;
   for (;;) {
     try {
-      return writeBatch(batch);
+      return writeBatch.immediate(batch);
     } catch (error) {
-      if (!String(error?.code).startsWith("SQLITE_BUSY") || Date.now() >= deadline) throw error;
+      if (!String(error?.code).startsWith("SQLITE_BUSY")) throw error;
       await sleep(RETRY_MS);
     }
   }

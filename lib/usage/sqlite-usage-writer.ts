@@ -26,14 +26,14 @@ interface Thread {
   pending: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
 }
 
-export function sqliteUsageWriter(file: string, { busyTimeoutMs = 5_000 } = {}): SqliteUsageWriter {
+export function sqliteUsageWriter(file: string): SqliteUsageWriter {
   let current: Thread | null = null;
   let nextId = 1;
 
   function started(): Thread {
     if (current) return current;
     const thread: Thread = {
-      worker: new Worker(WORKER_FILE, { workerData: { file, busyTimeoutMs } }),
+      worker: new Worker(WORKER_FILE, { workerData: { file } }),
       pending: new Map(),
     };
     thread.worker.on("message", (reply: Reply) => {

@@ -56,8 +56,8 @@ const CLOSE_DEADLINE_MS = 4_500;
 /**
  * On shutdown: writes what the buffer holds and stops the writer, then logs
  * `usage.closed` with the totals (the benchmark reads its drop count). A
- * write that cannot finish in time (a database locked by another process
- * waits up to its five-second busy timeout) does not hold the line back: it is
+ * write that cannot finish in time (on SQLite the worker waits for as long as
+ * another process holds the write lock) does not hold the line back: it is
  * logged as a warning, `cut_off`, whose `pending` is the requests that were
  * not written.
  */

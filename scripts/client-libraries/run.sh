@@ -68,8 +68,10 @@ log=.test-logs/client-libraries-server.log
 
 echo "Migrating a throw-away database and starting the production server on $base"
 node_modules/.bin/prisma migrate deploy >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+# One ENCRYPTION_KEY for the server and the operator CLI below: both sign the activity chain with it.
+ENCRYPTION_KEY="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64"))')"
+export ENCRYPTION_KEY
 AUTH_SECRET="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64url"))')" \
-  ENCRYPTION_KEY="$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64"))')" \
   NODE_ENV=production PORT="$port" PUBLIC_BASE_URL="$base" WORKER_DISABLED=1 \
   node server.mjs >>"$log" 2>&1 &
 server_pid=$!

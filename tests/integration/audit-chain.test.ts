@@ -49,10 +49,12 @@ describe("the activity chain in the database", () => {
     const history = await rows(userId);
     expect(history.map((row) => row.seq)).toEqual(history.map((_, i) => i + 1));
     expect(history.length).toBeGreaterThanOrEqual(6);
-    for (const row of history) expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
+    // Signed with the key derived from ENCRYPTION_KEY, the head too (naming the row it signs).
+    for (const row of history) expect(row.hash).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
     expect(user.auditSeq).toBe(history.length);
     expect(user.auditHash).toBe(history.at(-1)!.hash);
+    expect(user.auditSeal).toMatch(new RegExp(`^hmac-sha256:${history.length}:[0-9a-f]{64}$`));
 
     const checked = await admin(["audit:verify", "--email", email]);
     expect(checked).toMatchObject({ code: 0, stderr: "" });
@@ -113,14 +115,17 @@ describe("the activity chain in the database", () => {
 
   it("chains rows written before the chain existed, once (the release's backfill)", async () => {
     const { email, userId } = await accountWithHistory();
-    // As the migration leaves them: numbered, hashes empty, the head's hash empty.
+    // As the migration leaves them: numbered, hashes empty, the head's hash and seal empty.
     await db.auditEvent.updateMany({ where: { userId }, data: { hash: "" } });
-    await db.user.update({ where: { id: userId }, data: { auditHash: "" } });
+    await db.user.update({ where: { id: userId }, data: { auditHash: "", auditSeal: "" } });
     expect((await admin(["audit:verify", "--email", email])).code).toBe(1);
 
     const backfilled = await admin(["audit:backfill"]);
     expect(backfilled.code).toBe(0);
     expect(JSON.parse(backfilled.stdout).chained_accounts).toBeGreaterThanOrEqual(1);
+    // Chained with SHA-256, as before the switch; db:deploy's next step signs the head.
+    expect((await admin(["audit:verify", "--email", email])).stderr).toContain("not signed with the deployment's key");
+    expect(await admin(["audit:key", "--email", email])).toMatchObject({ code: 0, stdout: '{"signed_accounts":1}\n' });
     expect((await admin(["audit:verify", "--email", email])).code).toBe(0);
     expect(JSON.parse((await admin(["audit:backfill"])).stdout)).toEqual({ chained_accounts: 0 });
   });

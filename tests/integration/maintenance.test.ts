@@ -134,10 +134,16 @@ async function seed() {
         count: 1,
       },
     });
+  const usageErrorHour = (daysAgo: number) =>
+    db.usageErrorHourly.create({
+      data: { keyId: `k_${userId}`, hour: hourOf(ago(daysAgo * DAY)), errorCode: "rate_limited", userId, count: 1 },
+    });
   const usage = {
     oldEvent: await usageEvent("old", ago(31 * DAY)),
     recentEvent: await usageEvent("new", ago(DAY)),
     oldHour: await usageHour(401),
+    oldErrorHour: await usageErrorHour(401),
+    keptErrorHour: await usageErrorHour(399),
     keptHour: await usageHour(31),
   };
   return { attempts, sessions: { fresh, idle, expired }, ended, generations, idempotency, files, usage };
@@ -170,6 +176,8 @@ async function exists(seeded: Awaited<ReturnType<typeof seed>>) {
     keptUsageHour: await has(
       db.usageHourly.count({ where: { keyId: seeded.usage.keptHour.keyId, hour: seeded.usage.keptHour.hour } }),
     ),
+    oldUsageErrorHour: await has(db.usageErrorHourly.count({ where: seeded.usage.oldErrorHour })),
+    keptUsageErrorHour: await has(db.usageErrorHourly.count({ where: seeded.usage.keptErrorHour })),
   };
 }
 
@@ -194,6 +202,8 @@ const AFTER = {
   recentUsageEvent: true,
   oldUsageHour: false,
   keptUsageHour: true,
+  oldUsageErrorHour: false,
+  keptUsageErrorHour: true,
 };
 
 describe("pruning", () => {

@@ -2,6 +2,7 @@
 // (lib/usage/postgres-usage-writer.ts), on SQLite in a worker thread
 // (lib/usage/sqlite-usage-worker.mjs). Both drivers bypass the ORM, so the
 // rows are read back through Prisma, as the dashboard reads them.
+import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -152,6 +153,36 @@ describe("a usage batch", () => {
         await writer.close();
       }
     });
+
+    it("waits as long as another process holds the write lock, longer than five seconds, and drops nothing", async () => {
+      const key = await keyRow("held");
+      // Another process (an operator's script, a checkpoint loop) that holds the lock for six seconds.
+      const holder = spawn(
+        process.execPath,
+        [
+          "-e",
+          `const db = new (require("better-sqlite3"))(process.argv[1], { timeout: 5000 });
+           db.exec("BEGIN IMMEDIATE");
+           process.stdout.write("locked\\n");
+           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 6000);
+           db.exec("COMMIT");`,
+          file(),
+        ],
+        { cwd: projectRoot, stdio: ["ignore", "pipe", "inherit"] },
+      );
+      const exited = new Promise((resolve) => holder.on("exit", resolve));
+      await new Promise((resolve) => holder.stdout.once("data", resolve));
+      const writer = sqliteUsageWriter(file());
+      try {
+        const started = Date.now();
+        await writer.write(batch("held", key.id, key.id, new Date()));
+        expect(Date.now() - started).toBeGreaterThan(5_000);
+        expect(await db.usageEvent.count({ where: { requestId: { startsWith: requestIdPrefix("held") } } })).toBe(3);
+      } finally {
+        await exited;
+        await writer.close();
+      }
+    }, 20_000);
 
     it("reports a batch it could not write, and starts a new thread for the next one", async () => {
       const key = await keyRow("recovered");

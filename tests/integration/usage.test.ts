@@ -363,14 +363,16 @@ describe("a flood cannot grow the log without bound", () => {
     for (let i = 0; i < 30; i++) record({ route: "create_chat_completion" });
     // A first use in the minute moves the key's last use: it is kept on its own, with its address.
     record({ touchesKey: true, ip: "198.51.100.7" });
-    for (let i = 0; i < 10; i++) record({ status: 404, errorCode: "not_found" }); // 4xx, like the 429s
+    // 4xx like the 429s, but another error code: waiting apart, since errors are counted by code too.
+    for (let i = 0; i < 10; i++) record({ status: 404, errorCode: "not_found" });
 
     expect(buffer.snapshot()).toMatchObject({ recorded: 294, pending: 294, dropped: 0 });
     await buffer.close();
     expect(batches).toHaveLength(1);
     const [batch] = batches;
-    // 3 logged, one waiting event each for (200, list_models), (4xx, list_models) and (200, chat), and the touch.
-    expect(batch).toHaveLength(7);
+    // 3 logged, one waiting event each for (200, list_models), (429, list_models), (404, list_models) and
+    // (200, chat), and the touch.
+    expect(batch).toHaveLength(8);
     expect(batch!.filter((event) => event.logged !== false)).toHaveLength(3);
     expect(batch!.map((event) => event.count ?? 1).reduce((a, b) => a + b, 0)).toBe(294);
     expect(buffer.snapshot()).toMatchObject({ recorded: 294, written: 294, pending: 0, dropped: 0 });
@@ -384,6 +386,15 @@ describe("a flood cannot grow the log without bound", () => {
       { route: "create_chat_completion", statusClass: "2xx", count: 30 },
       { route: "list_models", statusClass: "2xx", count: 204 },
       { route: "list_models", statusClass: "4xx", count: 60 },
+    ]);
+    const errors = await db.usageErrorHourly.findMany({
+      where: { keyId: key.rowId },
+      select: { errorCode: true, count: true },
+      orderBy: { errorCode: "asc" },
+    });
+    expect(errors).toEqual([
+      { errorCode: "not_found", count: 10 },
+      { errorCode: "rate_limited", count: 50 },
     ]);
     expect(await db.usageEvent.count({ where: { keyId: key.rowId } })).toBe(3);
     expect(await db.apiKey.findUniqueOrThrow({ where: { id: key.rowId }, select: { lastUsedIp: true } })).toEqual({

@@ -38,8 +38,8 @@ export default async function ActivityPage({
         )}
       </p>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-        Each entry is chained to the one before it by a SHA-256 hash, so a change to the history shows.{" "}
-        {/* A download, not a page: a plain link, not Next's client-side navigation. */}
+        Each entry is chained to the one before it by a hash signed with a key only the service holds, so a change to
+        the history shows. {/* A download, not a page: a plain link, not Next's client-side navigation. */}
         <a href="/dashboard/activity/chain.json" download className="underline">
           Download the whole log with its hashes (JSON)
         </a>

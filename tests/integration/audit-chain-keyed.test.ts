@@ -1,0 +1,263 @@
+// The switch to a keyed activity chain (lib/audit-chain.ts): rows written
+// since carry an HMAC under a key derived from ENCRYPTION_KEY and the head is
+// signed, so rewriting rows and their hashes without the key fails
+// audit:verify; the switch (audit:key) checks every chain written before it
+// and signs its head, never re-signing a row.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { chainHash, keyedHash, type ChainedRow } from "@/lib/audit-chain";
+import { exportChain } from "@/lib/audit-chain-store";
+import { auditChainKey } from "@/lib/audit-key";
+import { db } from "@/lib/db";
+import { createKey, revokeKey } from "@/lib/keys/lifecycle";
+import { adminInProcess as admin } from "../helpers/admin-in-process";
+import { projectRoot } from "../helpers/test-database";
+
+let counter = 0;
+const NO_RESTRICTIONS = { scopes: "all", allowedIps: null, rateLimit: null } as const;
+const rows = (userId: string) => db.auditEvent.findMany({ where: { userId }, orderBy: { seq: "asc" } });
+
+/**
+ * An activity row as the release before the switch wrote it (lib/audit.ts
+ * before this change): plain SHA-256, the head's hash moved, no seal.
+ */
+async function writeUnkeyed(userId: string, action: string, details: object) {
+  await db.$transaction(async (tx) => {
+    const head = await tx.user.update({
+      where: { id: userId },
+      data: { auditSeq: { increment: 1 } },
+      select: { auditSeq: true, auditHash: true },
+    });
+    const row = {
+      seq: head.auditSeq,
+      action,
+      keyId: null,
+      ip: "203.0.113.9",
+      userAgent: "keyport-admin-cli",
+      details: JSON.stringify(details),
+      createdAt: new Date(),
+    };
+    const hash = chainHash(head.auditHash, userId, row);
+    await tx.user.update({ where: { id: userId }, data: { auditHash: hash } });
+    await tx.auditEvent.create({ data: { userId, ...row, hash } });
+  });
+}
+
+/** An account whose whole history the previous release wrote: `count` rows, no seal. */
+async function accountBeforeTheSwitch(count = 4) {
+  const email = `keyed-${Date.now()}-${counter++}@example.com`;
+  const user = await db.user.create({ data: { email }, select: { id: true } });
+  for (let i = 0; i < count; i++) await writeUnkeyed(user.id, "auth.sessions_ended", { count: i });
+  return { email, userId: user.id };
+}
+
+/** Activity the app writes now: a key made and revoked (two rows, keyed). */
+async function actInTheApp(userId: string) {
+  const actor = { userId, ip: "198.51.100.4", userAgent: "vitest" };
+  const made = await createKey(actor, {
+    label: "ci",
+    environment: "dev",
+    expiresAt: null,
+    restrictions: NO_RESTRICTIONS,
+  });
+  await revokeKey(actor, made.key.id, "test");
+}
+
+/**
+ * What someone with write access to the database but not the key can do:
+ * change a row, then recompute the hashes from it through row `through` (plain
+ * SHA-256, which is all they can compute), and the head's if that is the last.
+ */
+async function rewriteWithoutKey(userId: string, seq: number, change: Partial<ChainedRow>, through = Infinity) {
+  const all = await rows(userId);
+  let previous = all[seq - 2]?.hash ?? "";
+  for (const row of all.slice(seq - 1, through)) {
+    const content = row.seq === seq ? { ...row, ...change } : row;
+    const hash = chainHash(previous, userId, content);
+    await db.auditEvent.update({ where: { id: row.id }, data: { ...(row.seq === seq ? change : {}), hash } });
+    previous = hash;
+  }
+  if (through >= all.length) await db.user.update({ where: { id: userId }, data: { auditHash: previous } });
+}
+
+const verify = (email: string) => admin(["audit:verify", "--email", email]);
+
+describe("the switch on a chain written before it", () => {
+  it("reports it unsigned, signs its head without touching a row, and the app's next row commits to it", async () => {
+    const { email, userId } = await accountBeforeTheSwitch();
+    const before = await rows(userId);
+    expect((await verify(email)).stderr).toContain("not signed with the deployment's key yet (run audit:key)");
+
+    expect(await admin(["audit:key", "--email", email])).toMatchObject({ code: 0, stdout: '{"signed_accounts":1}\n' });
+    expect((await rows(userId)).map((row) => row.hash)).toEqual(before.map((row) => row.hash));
+    expect(await verify(email)).toMatchObject({ code: 0 });
+    // A second run finds nothing to sign.
+    expect((await admin(["audit:key", "--email", email])).stdout).toBe('{"signed_accounts":0}\n');
+
+    await actInTheApp(userId);
+    const after = await rows(userId);
+    expect(after.map((row) => row.hash.startsWith("hmac-sha256:"))).toEqual([false, false, false, false, true, true]);
+    expect(after[4]!.hash).toBe(keyedHash(auditChainKey(), before[3]!.hash, userId, after[4]!));
+    expect(await verify(email)).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("fails an old row rewritten with the hashes after it: the first signed row no longer follows", async () => {
+    const { email, userId } = await accountBeforeTheSwitch();
+    await admin(["audit:key", "--email", email]);
+    await actInTheApp(userId);
+    await rewriteWithoutKey(userId, 2, { ip: "192.0.2.66" }, 4);
+    const checked = await verify(email);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`${email} (${userId}): row 5 was changed, or a row before it`);
+    // Rewriting the signed rows too, and the head's hash, leaves the signed head.
+    await rewriteWithoutKey(userId, 2, { ip: "192.0.2.66" });
+    expect((await verify(email)).stderr).toContain(
+      "one of rows 1 to 6 was changed: the signed head no longer matches row 6",
+    );
+  });
+
+  it("fails an account that wrote nothing since: its signed head no longer matches", async () => {
+    const { email, userId } = await accountBeforeTheSwitch();
+    await admin(["audit:key", "--email", email]);
+    await rewriteWithoutKey(userId, 3, { details: JSON.stringify({ count: 99 }) });
+    const checked = await verify(email);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("one of rows 1 to 4 was changed: the signed head no longer matches row 4");
+  });
+
+  it("stops at a chain that fails its check, naming it, and signs no chain at all", async () => {
+    const good = await accountBeforeTheSwitch();
+    const broken = await accountBeforeTheSwitch();
+    await db.auditEvent.update({
+      where: { userId_seq: { userId: broken.userId, seq: 2 } },
+      data: { action: "key.created" },
+    });
+    const run = await admin(["audit:key"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("signed nothing");
+    expect(run.stderr).toContain(`${broken.email} (${broken.userId}): row 2 was changed`);
+    const seals = await db.user.findMany({
+      where: { id: { in: [good.userId, broken.userId] } },
+      select: { auditSeal: true },
+    });
+    expect(seals).toEqual([{ auditSeal: "" }, { auditSeal: "" }]);
+    // Out of the way of other files' runs of the whole switch.
+    await db.user.delete({ where: { id: broken.userId } });
+  });
+});
+
+describe("a keyed chain", () => {
+  it("fails a signed row changed, whatever hash is written for it without the key", async () => {
+    const { email, userId } = await accountBeforeTheSwitch(0);
+    await actInTheApp(userId);
+    await actInTheApp(userId);
+    await rewriteWithoutKey(userId, 2, { ip: "192.0.2.67" });
+    const checked = await verify(email);
+    expect(checked.code).toBe(1);
+    // Rows 2 to 4 follow each other again, but row 1 is the last the key signed, and the head's seal fails.
+    expect(checked.stderr).toContain("one of rows 2 to 4 was changed: the signed head no longer matches row 4");
+
+    // A row signed with a key of one's own is no better.
+    const [, , third, fourth] = await rows(userId);
+    await db.auditEvent.update({
+      where: { id: fourth!.id },
+      data: { hash: keyedHash(Buffer.alloc(32, 1), third!.hash, userId, fourth!) },
+    });
+    expect((await verify(email)).stderr).toContain(
+      "row 4 was changed, or a row before it: its signature no longer matches",
+    );
+  });
+
+  it("fails rows cut off the end with the head moved back to the last row left", async () => {
+    const { email, userId } = await accountBeforeTheSwitch(0);
+    for (let i = 0; i < 3; i++) await actInTheApp(userId);
+    const all = await rows(userId);
+    await db.auditEvent.deleteMany({ where: { userId, seq: { gt: 4 } } });
+    await db.user.update({ where: { id: userId }, data: { auditSeq: 4, auditHash: all[3]!.hash } });
+    const checked = await verify(email);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(
+      `rows 5 to ${all.length} were removed from the end (the signed head names row ${all.length})`,
+    );
+  });
+
+  it("reports rows an instance without the key added (a rolling deploy), which the next switch run signs", async () => {
+    const { email, userId } = await accountBeforeTheSwitch(0);
+    await actInTheApp(userId);
+    await writeUnkeyed(userId, "auth.sessions_ended", { count: 1 });
+    const checked = await verify(email);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("row 3 was added without the key");
+    expect((await admin(["audit:key", "--email", email])).code).toBe(0);
+    expect((await verify(email)).code).toBe(0);
+    // And the app's next row follows it.
+    await actInTheApp(userId);
+    expect((await verify(email)).code).toBe(0);
+  });
+});
+
+describe("an export checked offline", () => {
+  async function exportFile(
+    userId: string,
+    change?: (json: { rows: { seq: number; ip: string | null; hash: string }[] }) => void,
+  ) {
+    const json = JSON.parse(JSON.stringify(await exportChain(db, userId)));
+    change?.(json);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "keyport-keyed-")), "export.json");
+    writeFileSync(file, JSON.stringify(json));
+    return file;
+  }
+
+  it("checks a signed export with the key, and names a row rewritten in it without the key", async () => {
+    const { userId } = await accountBeforeTheSwitch(2);
+    await admin(["audit:key", "--email", (await db.user.findUniqueOrThrow({ where: { id: userId } })).email]);
+    await actInTheApp(userId);
+    const good = await admin(["audit:verify", "--file", await exportFile(userId)]);
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ ok: true, rows: 4, keyed: true });
+
+    // Row 3 (signed) changed, and given the only hash one can compute without the key.
+    const edited = await exportFile(userId, (json) => {
+      const row = json.rows[2]!;
+      row.ip = "192.0.2.68";
+      row.hash = chainHash(json.rows[1]!.hash, userId, row as unknown as ChainedRow);
+    });
+    const checked = await admin(["audit:verify", "--file", edited]);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("row 4 was changed, or a row before it");
+  });
+
+  it("still checks an export made before the switch (v1, SHA-256 only) as it was checked then", async () => {
+    const { userId } = await accountBeforeTheSwitch(3);
+    const file = await exportFile(userId, (json) => {
+      Object.assign(json, { format: "keyport.activity-chain.v1" });
+      delete (json as unknown as { head: { seal?: string } }).head.seal;
+    });
+    const checked = await admin(["audit:verify", "--file", file]);
+    expect(JSON.parse(checked.stdout)).toMatchObject({ ok: true, rows: 3, keyed: false });
+  });
+
+  it("needs the deployment's ENCRYPTION_KEY for a signed export", async () => {
+    const { userId } = await accountBeforeTheSwitch(0);
+    await actInTheApp(userId);
+    const file = await exportFile(userId);
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const env = { ...process.env };
+      delete env.ENCRYPTION_KEY;
+      const child = spawn(
+        path.join(projectRoot, "node_modules", ".bin", "tsx"),
+        ["--conditions=react-server", "scripts/admin.mts", "audit:verify", "--file", file],
+        { cwd: projectRoot, env, stdio: ["ignore", "ignore", "pipe"] },
+      );
+      let err = "";
+      child.stderr.on("data", (chunk) => (err += chunk));
+      child.on("error", reject);
+      child.on("close", (exit) => resolve({ code: exit, stderr: err }));
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain("set the deployment's ENCRYPTION_KEY to check it");
+  });
+});
