@@ -2,11 +2,10 @@
 
 import { z } from "zod";
 import { afterResponse } from "../../after-response";
-import { db } from "../../db";
 import { defineAction } from "../define-action";
 import { DomainError } from "../../domain-error";
 import { log } from "../../log";
-import { actOnReportedToken, publicUrl, REPORT_THANKS, REPORTS_PER_IP_PER_HOUR } from "../../keys/leak-reports";
+import { acceptReport, actOnReportedToken, publicUrl, REPORT_THANKS } from "../../keys/leak-reports";
 
 // POST /report-a-key: anyone who found a Keyport key can hand it in. No
 // session (it can only take a key away), but a request that carries a key in
@@ -14,8 +13,6 @@ import { actOnReportedToken, publicUrl, REPORT_THANKS, REPORTS_PER_IP_PER_HOUR }
 // answer is the same, in the same time, whatever the key turns out to be: the
 // work runs after the response is sent. The pasted value is never stored or
 // logged; only its digest is looked up.
-
-const WINDOW_MS = 60 * 60 * 1000;
 
 const reportSchema = z.object({
   key: z
@@ -44,20 +41,14 @@ export const reportKeyAction = defineAction({
   // The pasted value is never sent back, stored or logged.
   secrets: ["key"],
   async run({ input, ip }) {
-    const now = new Date();
-    // Only accepted reports count, so retrying while refused does not push the
-    // time back (a burst of concurrent reports may slip a few past the limit).
-    const recent = await db.authAttempt.findMany({
-      where: { kind: "key_report", ip, createdAt: { gt: new Date(now.getTime() - WINDOW_MS) } },
-      orderBy: { createdAt: "asc" },
-      select: { createdAt: true },
-    });
-    if (recent.length >= REPORTS_PER_IP_PER_HOUR) {
-      const at = new Date(recent[0]!.createdAt.getTime() + WINDOW_MS).toISOString().slice(11, 16);
+    // Only accepted reports count (per client: an IPv4 address or an IPv6 /64), so retrying while refused
+    // does not push the time back (a burst of concurrent reports may slip a few past the limit).
+    const accepted = await acceptReport(ip);
+    if (!accepted.ok) {
+      const at = accepted.retryAt.toISOString().slice(11, 16);
       log.warn("key.report.ip_limited", { ip });
       throw new DomainError("rate_limited", `Too many reports from your network. Try again at ${at} UTC.`);
     }
-    await db.authAttempt.create({ data: { kind: "key_report", email: "", ip, success: true, createdAt: now } });
     afterResponse("key_report", () => actOnReportedToken(input.key, { source: "public-report", url: input.url }));
     return REPORT_THANKS;
   },
