@@ -195,3 +195,11 @@ test("a key in any credential header is refused on an internal page, even beside
     expect((await raw(baseURL!, "GET", "/account", twice)).status, name).toBe(400);
   }
 });
+
+test("the image optimizer is off: /_next/image answers 404 for any address, never 500", async ({ baseURL }) => {
+  for (const url of ["%2Fdashboard", "%2Ffavicon.svg", "%2F_next%2Fimage", "https%3A%2F%2Fexample.com%2Fa.png"]) {
+    const answer = await raw(baseURL!, "GET", `/_next/image?url=${url}&w=64&q=75`);
+    expect(answer.status, url).toBe(404);
+    expect(answer.body, url).toContain("Page not found");
+  }
+});
