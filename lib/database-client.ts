@@ -9,8 +9,9 @@ import { databaseTarget, type Provider } from "./db-target";
 // the same; the SQLite client's type stands for both.
 export type Db = SqliteClient;
 
-const SQLITE_BUSY_TIMEOUT_MS = 5_000;
-const PG_CONNECT_TIMEOUT_MS = 3_000;
+// An idle PostgreSQL connection is kept this long (pg's default is 10 s), so
+// a burst after a quiet minute finds open connections instead of opening all anew.
+export const PG_IDLE_TIMEOUT_MS = 60_000;
 
 /** Recording a key's use is the one change that leaves its version alone (it changes nothing the gate checks). */
 const USE_FIELDS = new Set(["lastUsedAt", "lastUsedIp"]);
@@ -44,16 +45,31 @@ export interface Database {
   provider: Provider;
 }
 
+export interface DatabaseSettings {
+  /** PostgreSQL: the pool's connections (DATABASE_POOL_SIZE). */
+  poolSize: number;
+  /** How long a query waits for a connection, or SQLite's write lock (DATABASE_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
 /** A new ORM client for DATABASE_URL: made once per process, by the runtime (lib/runtime/create-runtime.ts). */
-export function createDatabase(databaseUrl: string): Database {
+export function createDatabase(databaseUrl: string, settings: DatabaseSettings): Database {
   const target = databaseTarget(databaseUrl, process.cwd());
   if (target.provider === "postgres") {
-    const adapter = new PrismaPg({ connectionString: target.url, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
-    return { client: versionKeyChanges(new PostgresClient({ adapter }) as unknown as Db), provider: "postgres" };
+    const adapter = new PrismaPg({
+      connectionString: target.url,
+      max: settings.poolSize,
+      // Both the wait for a free connection and the opening of a new one.
+      connectionTimeoutMillis: settings.timeoutMs,
+      idleTimeoutMillis: PG_IDLE_TIMEOUT_MS,
+    });
+    // A transaction waits for its connection as long as a query does (Prisma's own default is 2 s).
+    const client = new PostgresClient({ adapter, transactionOptions: { maxWait: settings.timeoutMs } });
+    return { client: versionKeyChanges(client as unknown as Db), provider: "postgres" };
   }
   // busy timeout: concurrent writers wait for the lock instead of failing.
-  const adapter = new PrismaBetterSqlite3({ url: target.url, timeout: SQLITE_BUSY_TIMEOUT_MS });
-  const client = new SqliteClient({ adapter });
+  const adapter = new PrismaBetterSqlite3({ url: target.url, timeout: settings.timeoutMs });
+  const client = new SqliteClient({ adapter, transactionOptions: { maxWait: settings.timeoutMs } });
   // WAL lets readers carry on while one writer writes; the mode is stored in
   // the database file, so setting it on every start is cheap and idempotent.
   void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => {});

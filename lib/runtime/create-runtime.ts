@@ -69,8 +69,9 @@ function once<T>(make: () => T): () => T {
 }
 
 export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {}): Runtime {
-  const database = once<Database>(() => createDatabase(env.DATABASE_URL));
-  const gatePool = once(() => createGatePool(env.DATABASE_URL));
+  const pools = { poolSize: env.DATABASE_POOL_SIZE, timeoutMs: env.DATABASE_TIMEOUT_MS };
+  const database = once<Database>(() => createDatabase(env.DATABASE_URL, pools));
+  const gatePool = once(() => createGatePool(env.DATABASE_URL, pools));
   const keyStore = once<KeyStore>(() => {
     const target = databaseTarget(env.DATABASE_URL, process.cwd());
     return target.provider === "sqlite"
