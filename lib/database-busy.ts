@@ -2,8 +2,9 @@
 // pool full past DATABASE_TIMEOUT_MS, a connection too slow to open, SQLite's
 // write lock held past its busy timeout), as opposed to a query that failed.
 // Such a request is answered 503 "try again" rather than 500: the public API
-// says so with Retry-After (lib/public-api/gate.ts). Plain TypeScript with no
-// imports: the gate's bundle and Next's both may use it.
+// says so with Retry-After (lib/public-api/gate.ts), the app with a page
+// (lib/http/busy-page.ts). Plain TypeScript with no imports: the gate's
+// bundle and Next's both use it.
 
 /** What a client is told to wait before it tries again, in seconds. */
 export const DATABASE_BUSY_RETRY_AFTER_SECONDS = 5;

@@ -3,6 +3,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import { isDatabaseBusy } from "./database-busy";
 import { databaseTarget, type Provider } from "./db-target";
 
 // Both generated clients come from one source schema, so their model APIs are
@@ -50,11 +51,35 @@ export interface DatabaseSettings {
   poolSize: number;
   /** How long a query waits for a connection, or SQLite's write lock (DATABASE_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Told when a query failed because the database was busy: the runtime marks the request (lib/http/request-scope.ts). */
+  onBusy?: () => void;
+}
+
+/**
+ * Tells `onBusy` about every query, and every interactive transaction's
+ * start, that failed because the database was busy; the error goes on as it was.
+ */
+function reportBusy(client: Db, onBusy: () => void): Db {
+  const report = (error: unknown) => {
+    if (isDatabaseBusy(error)) onBusy();
+    throw error;
+  };
+  const extended = client.$extends({
+    query: { $allOperations: ({ args, query }) => query(args).catch(report) },
+  }) as unknown as Db;
+  const transaction = extended.$transaction.bind(extended) as (...args: unknown[]) => Promise<unknown>;
+  return new Proxy(extended, {
+    get(target, property, receiver) {
+      if (property === "$transaction") return (...args: unknown[]) => transaction(...args).catch(report);
+      return Reflect.get(target, property, receiver);
+    },
+  });
 }
 
 /** A new ORM client for DATABASE_URL: made once per process, by the runtime (lib/runtime/create-runtime.ts). */
 export function createDatabase(databaseUrl: string, settings: DatabaseSettings): Database {
   const target = databaseTarget(databaseUrl, process.cwd());
+  const onBusy = settings.onBusy ?? (() => {});
   if (target.provider === "postgres") {
     const adapter = new PrismaPg({
       connectionString: target.url,
@@ -65,7 +90,7 @@ export function createDatabase(databaseUrl: string, settings: DatabaseSettings):
     });
     // A transaction waits for its connection as long as a query does (Prisma's own default is 2 s).
     const client = new PostgresClient({ adapter, transactionOptions: { maxWait: settings.timeoutMs } });
-    return { client: versionKeyChanges(client as unknown as Db), provider: "postgres" };
+    return { client: reportBusy(versionKeyChanges(client as unknown as Db), onBusy), provider: "postgres" };
   }
   // busy timeout: concurrent writers wait for the lock instead of failing.
   const adapter = new PrismaBetterSqlite3({ url: target.url, timeout: settings.timeoutMs });
@@ -73,5 +98,5 @@ export function createDatabase(databaseUrl: string, settings: DatabaseSettings):
   // WAL lets readers carry on while one writer writes; the mode is stored in
   // the database file, so setting it on every start is cheap and idempotent.
   void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => {});
-  return { client: versionKeyChanges(client), provider: "sqlite" };
+  return { client: reportBusy(versionKeyChanges(client), onBusy), provider: "sqlite" };
 }

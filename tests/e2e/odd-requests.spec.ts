@@ -1,9 +1,11 @@
 // Requests that never reach our code, through the real server.mjs: none may
 // answer 5xx. Sent with node:http so the path goes out exactly as written.
 import { request as httpRequest } from "node:http";
+import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { generateApiKey } from "../../lib/keys/format";
-import { signUp, uniqueEmail } from "./helpers";
+import { createKey, PASSWORD, signUp, uniqueEmail } from "./helpers";
+import { startOwnServer } from "./own-server";
 
 interface Raw {
   status: number;
@@ -201,5 +203,67 @@ test("the image optimizer is off: /_next/image answers 404 for any address, neve
     const answer = await raw(baseURL!, "GET", `/_next/image?url=${url}&w=64&q=75`);
     expect(answer.status, url).toBe(404);
     expect(answer.body, url).toContain("Page not found");
+  }
+});
+
+test("a database too busy to answer in time: 503 with Retry-After on the public API, a try-again page in the app", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // A server of its own, whose database this test locks: the shared one's other tests would wait too.
+  const server = await startOwnServer(3234, { DATABASE_TIMEOUT_MS: "300" });
+  try {
+    await signUp(page, uniqueEmail("busy"), PASSWORD, server.baseUrl, server.outbox);
+    const secret = await createKey(page, "busy");
+    await page.goto(`${server.baseUrl}/sign-up`);
+    await page.getByLabel("Email").fill(uniqueEmail("busy-second"));
+    await page.getByLabel("Password").fill(PASSWORD);
+    const withoutScript = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await withoutScript.newPage();
+    await plain.goto(`${server.baseUrl}/sign-up`);
+    await plain.getByLabel("Email").fill(uniqueEmail("busy-third"));
+    await plain.getByLabel("Password").fill(PASSWORD);
+
+    // Another process holds SQLite's one write lock past DATABASE_TIMEOUT_MS.
+    const holder = new Database(server.databaseFile);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      // Without script, the browser shows the server's page.
+      const [answer] = await Promise.all([
+        plain.waitForResponse((response) => response.request().method() === "POST"),
+        plain.getByRole("button", { name: "Create account" }).click(),
+      ]);
+      expect(answer.status()).toBe(503);
+      expect(answer.headers()["retry-after"]).toBe("5");
+      await expect(plain.getByRole("heading", { name: "Keyport is busy" })).toBeVisible();
+      await expect(plain.getByText("try again in a few seconds")).toBeVisible();
+
+      // With script, the server action's page gets the busy answer and shows the app's error page.
+      await page.getByRole("button", { name: "Create account" }).click();
+      await expect(page.getByRole("heading", { name: "Keyport could not answer that" })).toBeVisible();
+
+      // The public API says the same in its own shape.
+      const api = await fetch(`${server.baseUrl}/api/v1/apps/poster-studio/generations`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "a lighthouse at dusk" }),
+      });
+      expect(api.status).toBe(503);
+      expect(api.headers.get("retry-after")).toBe("5");
+      expect((await api.json()).error.code).toBe("service_unavailable");
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+      await withoutScript.close();
+    }
+    // Once the database is free, the same form goes through.
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByLabel("Email").fill(uniqueEmail("busy-again"));
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/sign-up\/check-inbox$/);
+  } finally {
+    await server.stop();
   }
 });
