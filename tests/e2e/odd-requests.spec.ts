@@ -206,6 +206,59 @@ test("the image optimizer is off: /_next/image answers 404 for any address, neve
   }
 });
 
+/** The sign-in form's server action, as the page names it to a browser without script. */
+async function signInActionId(baseURL: string): Promise<string> {
+  const page = await raw(baseURL, "GET", "/sign-in");
+  const id = /name="\$ACTION_1:0" value="\{&quot;id&quot;:&quot;([0-9a-f]{40,})&quot;/.exec(page.body)?.[1];
+  expect(id, "the sign-in form names its action").toBeDefined();
+  return id!;
+}
+
+const BOUNDARY = "----KeyportOddBoundary7MA4YWxkTrZu0gW";
+const multipartHeaders = { "content-type": `multipart/form-data; boundary=${BOUNDARY}` };
+function multipart(fields: [string, string][]): string {
+  const parts = fields.map(
+    ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return `${parts.join("")}--${BOUNDARY}--\r\n`;
+}
+
+test("a server action whose body cannot be read is 400 with a small page; a well-formed one is still answered", async ({
+  baseURL,
+}) => {
+  const id = await signInActionId(baseURL!);
+  const action = { "next-action": id, origin: baseURL! };
+  const emailOnly = multipart([["1_email", "someone@example.com"]]);
+  const refused: [string, Record<string, string>, string][] = [
+    ["a multipart body lacking field 0", { ...action, ...multipartHeaders }, emailOnly],
+    ["a garbage multipart body", { ...action, ...multipartHeaders }, "garbage!!"],
+    ["a garbage multipart body posted as a form", { origin: baseURL!, ...multipartHeaders }, "garbage!!"],
+    ["arguments that are not JSON", { ...action, "content-type": "text/plain;charset=UTF-8" }, "{"],
+    ["a reference to a field that is not there", { ...action, ...multipartHeaders }, multipart([["0", '["$1"]']])],
+  ];
+  for (const [name, headers, body] of refused) {
+    const answer = await raw(baseURL!, "POST", "/sign-in", headers, body);
+    expect(answer.status, name).toBe(400);
+    expect(answer.headers["content-type"], name).toMatch(/^text\/html/);
+    expect(answer.body, name).toContain("This form's data could not be read.");
+  }
+  const tooLarge = multipart([["0", JSON.stringify(["x".repeat(1024 * 1024)])]]);
+  const large = await raw(baseURL!, "POST", "/sign-in", { ...action, ...multipartHeaders }, tooLarge);
+  expect(large.status).toBe(413);
+  expect(large.body).toContain("Form too large");
+
+  // The same action, sent as the page's script sends it: the form's own answer (no email given).
+  const wellFormed = multipart([
+    ["1_email", ""],
+    ["1_password", ""],
+    ["0", '[null,"$K1"]'],
+  ]);
+  const answered = await raw(baseURL!, "POST", "/sign-in", { ...action, ...multipartHeaders }, wellFormed);
+  expect(answered.status).toBe(200);
+  expect(answered.headers["content-type"]).toMatch(/^text\/x-component/);
+  expect(answered.body).toContain("Enter your email address.");
+});
+
 test("a database too busy to answer in time: 503 with Retry-After on the public API, a try-again page in the app", async ({
   page,
   browser,
