@@ -10,6 +10,9 @@ const baseHostname = new URL(publicBaseUrl()).hostname;
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // No page uses next/image. Left on, /_next/image fetched any path of this site it was handed
+  // (`?url=/dashboard`) and failed with a 500 on the HTML that came back; off, it answers 404.
+  images: { unoptimized: true },
   // The development server refuses other origins' requests for its scripts and
   // hot reload; a developer opens it at localhost or 127.0.0.1 (or the base URL's host).
   allowedDevOrigins: [...new Set(["localhost", "127.0.0.1", baseHostname])],

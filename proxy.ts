@@ -6,11 +6,13 @@ import { carriesApiKey } from "./lib/auth/api-key-headers";
 import { publicBaseUrl } from "./lib/env-schema";
 import { errorResponse } from "./lib/errors/error-response";
 import { newRequestId } from "./lib/errors/request-id";
+import { smallPage } from "./lib/http/screen-request.mjs";
+import { screenActionBody } from "./lib/security/action-body";
 import { contentSecurityPolicy, needsNonce } from "./lib/security/csp";
 import { crossOriginWrite } from "./lib/security/form-origin";
 import { strictTransportSecurity } from "./lib/security/hsts";
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const requestId = newRequestId();
   const baseUrl = publicBaseUrl();
 
@@ -35,6 +37,10 @@ export function proxy(request: NextRequest) {
     return refused;
   }
 
+  // A server-action body Next and React cannot decode would fail inside them with a 500: refused here.
+  const body = await screenActionBody(request);
+  if (!body.ok) return unreadableForm(body.status, requestId, baseUrl);
+
   const nonce = needsNonce(request.nextUrl.pathname) ? btoa(crypto.randomUUID()) : null;
   const csp = contentSecurityPolicy(nonce);
   const requestHeaders = new Headers(request.headers);
@@ -46,6 +52,18 @@ export function proxy(request: NextRequest) {
   response.headers.set("X-Request-Id", requestId);
   applySecurityHeaders(response.headers, csp, baseUrl);
   return response;
+}
+
+/** The small page for a form Next could not read: 400, or 413 past its size limit. */
+function unreadableForm(status: 400 | 413, requestId: string, baseUrl: string): NextResponse {
+  const page =
+    status === 413
+      ? smallPage(413, "Form too large", "This form sent more than Keyport accepts (1 MiB).")
+      : smallPage(400, "Bad request", "This form's data could not be read. Reload the page and send the form again.");
+  const refused = new NextResponse(page.body, { status, headers: { ...page.headers, "X-Request-Id": requestId } });
+  const hsts = strictTransportSecurity(baseUrl);
+  if (hsts) refused.headers.set("Strict-Transport-Security", hsts);
+  return refused;
 }
 
 function applySecurityHeaders(headers: Headers, csp: string, baseUrl: string) {

@@ -40,8 +40,10 @@ const collectGarbage = runInNewContext("gc");
 let publicApi;
 /** The process's runtime: created by the first bundle loaded, and kept across development rebuilds. */
 let runtime;
+/** The bundle loaded last. */
+let bundle;
 async function loadPublicApi(version = 0) {
-  const bundle = await import(`${pathToFileURL(GATE_BUNDLE).href}${version ? `?v=${version}` : ""}`);
+  bundle = await import(`${pathToFileURL(GATE_BUNDLE).href}${version ? `?v=${version}` : ""}`);
   if (!runtime) {
     bundle.checkEnvironmentOrExit();
     runtime = bundle.createRuntime(undefined, { collectGarbage });
@@ -67,8 +69,10 @@ runtime.startBackgroundJobs();
 // (/_next/...) is passed on.
 const upgradeStandIn = { on: () => upgradeStandIn };
 const app = next({ dev, turbopack: dev, hostname: "localhost", port, httpServer: upgradeStandIn });
-const handle = app.getRequestHandler();
 await app.prepare();
+// Next's handler, run in the request's scope: a 500 it writes because the database was busy becomes
+// a 503 page with Retry-After (lib/http/busy-page.ts).
+const handle = bundle.busyAwareListener(runtime.requestScope, app.getRequestHandler(), runtime.env.PUBLIC_BASE_URL);
 
 // TRUST_PROXY and PUBLIC_BASE_URL as the environment schema parsed them (one parser: lib/env-schema.ts).
 const screening = { trustProxy: runtime.env.TRUST_PROXY, publicBaseUrl: runtime.env.PUBLIC_BASE_URL };

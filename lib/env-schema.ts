@@ -26,6 +26,24 @@ const base = z.object({
     .describe(
       "Where the data lives: an SQLite file (`file:`, created on first run) or PostgreSQL (`postgresql://USER:PASSWORD@HOST:5432/DATABASE`). Picks the Prisma client, the migrations and the driver.",
     ),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(10)
+    .describe(
+      "PostgreSQL only: the connections each of an instance's two pools may hold (the app's, through the ORM, and the public API's own), so an instance opens up to twice this many. A request that finds its pool full waits for a connection, up to `DATABASE_TIMEOUT_MS`.",
+    ),
+  DATABASE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(10_000)
+    .describe(
+      'How long a query waits for the database before its request gives up with 503 (with `Retry-After` on the public API, a "try again" page in the app): for a PostgreSQL connection (a free one in its pool, or a new one to open), or for SQLite\'s write lock.',
+    ),
   AUTH_SECRET: z
     .string()
     .optional()

@@ -145,7 +145,7 @@ export const errorCatalog = {
     status: 503,
     type: "api_error",
     message: "The service is temporarily unavailable. Try again shortly.",
-    remedy: "Retry with backoff.",
+    remedy: "Wait for the seconds in `Retry-After`, then retry with backoff.",
   },
 } as const satisfies Record<string, CatalogEntry>;
 

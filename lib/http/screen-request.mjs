@@ -43,13 +43,15 @@ function decodable(path) {
 }
 
 /**
+ * A small HTML page, for the answers given around Next: here, and the busy
+ * page (lib/http/busy-page.ts).
  * @param {number} status
  * @param {string} title
  * @param {string} text
  * @param {Record<string, string>} [extraHeaders]
  * @returns {ScreenAnswer}
  */
-function page(status, title, text, extraHeaders = {}) {
+export function smallPage(status, title, text, extraHeaders = {}) {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Keyport</title></head><body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>${title}</h1><p>${text}</p><p><a href="/">Go to the home page</a></p></body></html>`;
   return {
     status,
@@ -144,7 +146,7 @@ export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://loc
   const url = req.url ?? "/";
   // Only origin-form targets ("/path"): "*" and absolute URLs are for proxies, and fail inside Next.
   if (!url.startsWith("/") || url.startsWith("//")) {
-    return page(400, "Bad request", "This request target is not a path on this site.", hsts);
+    return smallPage(400, "Bad request", "This request target is not a path on this site.", hsts);
   }
   const queryAt = url.indexOf("?");
   const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
@@ -152,7 +154,8 @@ export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://loc
   let path = rawPath;
   if (decodable(rawPath)) {
     const resolved = normalisedPath(rawPath);
-    if (resolved === null) return page(400, "Bad request", "This request target is not a path on this site.", hsts);
+    if (resolved === null)
+      return smallPage(400, "Bad request", "This request target is not a path on this site.", hsts);
     // ("/\\x" resolves to "//x", which a browser would read as another host: leave that one to Next as it came.)
     if (resolved !== rawPath && !resolved.startsWith("//")) {
       path = resolved;
@@ -162,18 +165,18 @@ export function screenRequest(req, { trustProxy = 0, publicBaseUrl = "http://loc
   const api = PUBLIC_API.exec(path);
 
   if (api) return null;
-  if (!decodable(rawPath)) return page(400, "Bad request", "This address has a malformed percent escape.", hsts);
+  if (!decodable(rawPath)) return smallPage(400, "Bad request", "This address has a malformed percent escape.", hsts);
   if (!NEXT_METHODS.has(req.method ?? "GET")) {
-    return page(405, "Method not allowed", "This page does not accept that method.", {
+    return smallPage(405, "Method not allowed", "This page does not accept that method.", {
       Allow: "GET, HEAD, POST",
       ...hsts,
     });
   }
   if (repeatsCredentialHeader(req)) {
-    return page(400, "Bad request", "This request sends a credential header more than once.", hsts);
+    return smallPage(400, "Bad request", "This request sends a credential header more than once.", hsts);
   }
   if (req.method === "POST" && crossOriginPost(req, { trustProxy, publicBaseUrl })) {
-    return page(403, "Forbidden", "This form was sent from another site.", hsts);
+    return smallPage(403, "Forbidden", "This form was sent from another site.", hsts);
   }
   return null;
 }

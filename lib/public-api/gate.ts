@@ -1,5 +1,6 @@
 import "server-only";
 import { clientIp } from "../auth/client-ip";
+import { DATABASE_BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../database-busy";
 import { getEnv } from "../env";
 import { errorReply } from "../errors/error-response";
 import { newRequestId } from "../errors/request-id";
@@ -225,12 +226,24 @@ function fromDomain({ code, message, options }: DomainError): ApiError {
   });
 }
 
+/** Every 503 says when to try again; one the gate did not choose itself comes from a busy database. */
+const RETRY_AFTER = { "Retry-After": String(DATABASE_BUSY_RETRY_AFTER_SECONDS) };
+
 function errorAnswer(raised: unknown, trace: Trace): TextReply {
   const baseUrl = getEnv().PUBLIC_BASE_URL;
-  const error = raised instanceof DomainError ? fromDomain(raised) : raised;
+  let error = raised instanceof DomainError ? fromDomain(raised) : raised;
+  if (!(error instanceof ApiError) && isDatabaseBusy(error)) {
+    // A handler's query found no free connection (or SQLite's write lock) in time: overload, not a fault.
+    log.warn("api.database_busy", { request_id: trace.requestId, route: trace.route?.name });
+    error = new ApiError("service_unavailable");
+  }
   trace.errorCode = error instanceof ApiError ? error.code : "internal_error";
   if (error instanceof ApiError) {
-    return errorReply(error.code, withFields(error.options, { requestId: trace.requestId, baseUrl }));
+    const options =
+      error.code === "service_unavailable"
+        ? withFields(error.options, { headers: Object.assign({}, RETRY_AFTER, error.options.headers) })
+        : error.options;
+    return errorReply(error.code, withFields(options, { requestId: trace.requestId, baseUrl }));
   }
   // Unexpected: a generic 500 with the request id; the details go to the log only.
   log.error("api.unhandled_error", {

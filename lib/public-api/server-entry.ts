@@ -53,6 +53,7 @@ export function publicApiListener(runtime: Runtime, handle: GateHandler = create
 
 // What server.mjs builds the process from, and the benchmark its variants.
 export { checkEnvironmentOrExit } from "../startup-check";
+export { busyAwareListener } from "../http/busy-page";
 export { createRuntime } from "../runtime/create-runtime";
 export { publishRuntime } from "../runtime/runtime";
 export { gateServices } from "./app-gate";

@@ -9,6 +9,7 @@ import type { ConcurrencyLimit } from "../concurrency-limit";
 import { createUploadSlots, type UploadSlots } from "../files/upload-slots";
 import { createGatePool } from "../gate-pool";
 import { startGenerationWorker } from "../generations/start-worker";
+import { createRequestScope, type RequestScope } from "../http/request-scope";
 import { createUploadFlows, type CollectGarbage, type UploadFlows } from "../http/upload-flow";
 import { createDecoyAlerts, type DecoyAlerts } from "../keys/decoy";
 import { cachedKeyLookup, type KeyLookup } from "../keys/key-cache";
@@ -42,6 +43,8 @@ export interface Runtime {
   readonly keys: KeyLookup;
   readonly rateLimits: RateLimitStore;
   readonly usage: UsageBuffer;
+  /** Each request Next answers, as server.mjs runs it: whether the database was busy for it (lib/http/busy-page.ts). */
+  readonly requestScope: RequestScope;
   readonly usageWriter: UsageWriter;
   readonly uploadFlows: UploadFlows;
   /** Uploads in progress per key, bounded (UPLOADS_PER_KEY). */
@@ -70,12 +73,14 @@ function once<T>(make: () => T): () => T {
 }
 
 export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {}): Runtime {
+  const requestScope = createRequestScope();
+  const pools = { poolSize: env.DATABASE_POOL_SIZE, timeoutMs: env.DATABASE_TIMEOUT_MS };
   const database = once<Database>(() => {
-    const made = createDatabase(env.DATABASE_URL);
+    const made = createDatabase(env.DATABASE_URL, { ...pools, onBusy: () => requestScope.markDatabaseBusy() });
     // A transaction whose snapshot another connection made stale runs again (lib/sqlite-snapshot-retry.ts).
     return made.provider === "sqlite" ? { ...made, client: retryingStaleSnapshots(made.client) } : made;
   });
-  const gatePool = once(() => createGatePool(env.DATABASE_URL));
+  const gatePool = once(() => createGatePool(env.DATABASE_URL, pools));
   const keyStore = once<KeyStore>(() => {
     const target = databaseTarget(env.DATABASE_URL, process.cwd());
     return target.provider === "sqlite"
@@ -121,6 +126,7 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
       usageStarted = true;
       return usage();
     },
+    requestScope,
     get usageWriter() {
       return usageWriter();
     },

@@ -1,9 +1,11 @@
 // Requests that never reach our code, through the real server.mjs: none may
 // answer 5xx. Sent with node:http so the path goes out exactly as written.
 import { request as httpRequest } from "node:http";
+import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { generateApiKey } from "../../lib/keys/format";
-import { signUp, uniqueEmail } from "./helpers";
+import { createKey, PASSWORD, signUp, uniqueEmail } from "./helpers";
+import { startOwnServer } from "./own-server";
 
 interface Raw {
   status: number;
@@ -193,5 +195,128 @@ test("a key in any credential header is refused on an internal page, even beside
   for (const name of ["authorization", "proxy-authorization"]) {
     const twice = { [name]: ["Basic dTpw", `Bearer ${key}`], cookie } as unknown as Record<string, string>;
     expect((await raw(baseURL!, "GET", "/account", twice)).status, name).toBe(400);
+  }
+});
+
+test("the image optimizer is off: /_next/image answers 404 for any address, never 500", async ({ baseURL }) => {
+  for (const url of ["%2Fdashboard", "%2Ffavicon.svg", "%2F_next%2Fimage", "https%3A%2F%2Fexample.com%2Fa.png"]) {
+    const answer = await raw(baseURL!, "GET", `/_next/image?url=${url}&w=64&q=75`);
+    expect(answer.status, url).toBe(404);
+    expect(answer.body, url).toContain("Page not found");
+  }
+});
+
+/** The sign-in form's server action, as the page names it to a browser without script. */
+async function signInActionId(baseURL: string): Promise<string> {
+  const page = await raw(baseURL, "GET", "/sign-in");
+  const id = /name="\$ACTION_1:0" value="\{&quot;id&quot;:&quot;([0-9a-f]{40,})&quot;/.exec(page.body)?.[1];
+  expect(id, "the sign-in form names its action").toBeDefined();
+  return id!;
+}
+
+const BOUNDARY = "----KeyportOddBoundary7MA4YWxkTrZu0gW";
+const multipartHeaders = { "content-type": `multipart/form-data; boundary=${BOUNDARY}` };
+function multipart(fields: [string, string][]): string {
+  const parts = fields.map(
+    ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return `${parts.join("")}--${BOUNDARY}--\r\n`;
+}
+
+test("a server action whose body cannot be read is 400 with a small page; a well-formed one is still answered", async ({
+  baseURL,
+}) => {
+  const id = await signInActionId(baseURL!);
+  const action = { "next-action": id, origin: baseURL! };
+  const emailOnly = multipart([["1_email", "someone@example.com"]]);
+  const refused: [string, Record<string, string>, string][] = [
+    ["a multipart body lacking field 0", { ...action, ...multipartHeaders }, emailOnly],
+    ["a garbage multipart body", { ...action, ...multipartHeaders }, "garbage!!"],
+    ["a garbage multipart body posted as a form", { origin: baseURL!, ...multipartHeaders }, "garbage!!"],
+    ["arguments that are not JSON", { ...action, "content-type": "text/plain;charset=UTF-8" }, "{"],
+    ["a reference to a field that is not there", { ...action, ...multipartHeaders }, multipart([["0", '["$1"]']])],
+  ];
+  for (const [name, headers, body] of refused) {
+    const answer = await raw(baseURL!, "POST", "/sign-in", headers, body);
+    expect(answer.status, name).toBe(400);
+    expect(answer.headers["content-type"], name).toMatch(/^text\/html/);
+    expect(answer.body, name).toContain("This form's data could not be read.");
+  }
+  const tooLarge = multipart([["0", JSON.stringify(["x".repeat(1024 * 1024)])]]);
+  const large = await raw(baseURL!, "POST", "/sign-in", { ...action, ...multipartHeaders }, tooLarge);
+  expect(large.status).toBe(413);
+  expect(large.body).toContain("Form too large");
+
+  // The same action, sent as the page's script sends it: the form's own answer (no email given).
+  const wellFormed = multipart([
+    ["1_email", ""],
+    ["1_password", ""],
+    ["0", '[null,"$K1"]'],
+  ]);
+  const answered = await raw(baseURL!, "POST", "/sign-in", { ...action, ...multipartHeaders }, wellFormed);
+  expect(answered.status).toBe(200);
+  expect(answered.headers["content-type"]).toMatch(/^text\/x-component/);
+  expect(answered.body).toContain("Enter your email address.");
+});
+
+test("a database too busy to answer in time: 503 with Retry-After on the public API, a try-again page in the app", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // A server of its own, whose database this test locks: the shared one's other tests would wait too.
+  const server = await startOwnServer(3234, { DATABASE_TIMEOUT_MS: "300" });
+  try {
+    await signUp(page, uniqueEmail("busy"), PASSWORD, server.baseUrl, server.outbox);
+    const secret = await createKey(page, "busy");
+    await page.goto(`${server.baseUrl}/sign-up`);
+    await page.getByLabel("Email").fill(uniqueEmail("busy-second"));
+    await page.getByLabel("Password").fill(PASSWORD);
+    const withoutScript = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await withoutScript.newPage();
+    await plain.goto(`${server.baseUrl}/sign-up`);
+    await plain.getByLabel("Email").fill(uniqueEmail("busy-third"));
+    await plain.getByLabel("Password").fill(PASSWORD);
+
+    // Another process holds SQLite's one write lock past DATABASE_TIMEOUT_MS.
+    const holder = new Database(server.databaseFile);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      // Without script, the browser shows the server's page.
+      const [answer] = await Promise.all([
+        plain.waitForResponse((response) => response.request().method() === "POST"),
+        plain.getByRole("button", { name: "Create account" }).click(),
+      ]);
+      expect(answer.status()).toBe(503);
+      expect(answer.headers()["retry-after"]).toBe("5");
+      await expect(plain.getByRole("heading", { name: "Keyport is busy" })).toBeVisible();
+      await expect(plain.getByText("try again in a few seconds")).toBeVisible();
+
+      // With script, the server action's page gets the busy answer and shows the app's error page.
+      await page.getByRole("button", { name: "Create account" }).click();
+      await expect(page.getByRole("heading", { name: "Keyport could not answer that" })).toBeVisible();
+
+      // The public API says the same in its own shape.
+      const api = await fetch(`${server.baseUrl}/api/v1/apps/poster-studio/generations`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "a lighthouse at dusk" }),
+      });
+      expect(api.status).toBe(503);
+      expect(api.headers.get("retry-after")).toBe("5");
+      expect((await api.json()).error.code).toBe("service_unavailable");
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+      await withoutScript.close();
+    }
+    // Once the database is free, the same form goes through.
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByLabel("Email").fill(uniqueEmail("busy-again"));
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/sign-up\/check-inbox$/);
+  } finally {
+    await server.stop();
   }
 });

@@ -1,5 +1,6 @@
 // With the database unreachable, a well-formed key cannot be checked: the
-// gate answers 503 service_unavailable in the catalog's shape, and a
+// gate answers 503 service_unavailable in the catalog's shape (with
+// Retry-After, as every 503 of the public API), and a
 // malformed key is still refused without any database access.
 import { describe, expect, it, vi } from "vitest";
 import { getEnv } from "@/lib/env";
@@ -20,6 +21,7 @@ describe("the gate while the database is down", () => {
       new Request("http://localhost/api/v1/models", { headers: { authorization: `Bearer ${generateApiKey("dev")}` } }),
     );
     expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("5");
     const body = await down.json();
     expect(body.error).toMatchObject({ code: "service_unavailable", type: "api_error" });
     expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);

@@ -9,7 +9,7 @@ import { createDatabase } from "@/lib/database-client";
 import { db, dbProvider } from "@/lib/db";
 
 it("runs a transaction again, not fails it, when another connection committed between its read and its write", async () => {
-  const other = createDatabase(process.env.DATABASE_URL!).client;
+  const other = createDatabase(process.env.DATABASE_URL!, { poolSize: 2, timeoutMs: 10_000 }).client;
   const user = await db.user.create({ data: { email: `stale-${Date.now()}@example.com` }, select: { id: true } });
   let attempts = 0;
   try {

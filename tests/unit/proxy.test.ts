@@ -14,20 +14,22 @@ afterEach(() => {
 
 describe("proxy", () => {
   it("refuses a key on an internal path with the catalog's 403, before anything else", async () => {
-    const response = proxy(new NextRequest("http://localhost/account", { headers: { "x-api-key": "sk_dev_x" } }));
+    const response = await proxy(new NextRequest("http://localhost/account", { headers: { "x-api-key": "sk_dev_x" } }));
     expect(response.status).toBe(403);
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(await response.json()).toMatchObject({ error: { code: "api_key_not_allowed" } });
   });
 
-  it("refuses a post from any other scheme, host or port than the deployment's, with 403", () => {
+  it("refuses a post from any other scheme, host or port than the deployment's, with 403", async () => {
     process.env.PUBLIC_BASE_URL = "http://127.0.0.1:4242";
-    const post = (origin: string | null, method = "POST") =>
-      proxy(
-        new NextRequest("http://127.0.0.1:4242/sign-in", {
-          method,
-          headers: { host: "127.0.0.1:4242", ...(origin === null ? {} : { origin }) },
-        }),
+    const post = async (origin: string | null, method = "POST") =>
+      (
+        await proxy(
+          new NextRequest("http://127.0.0.1:4242/sign-in", {
+            method,
+            headers: { host: "127.0.0.1:4242", ...(origin === null ? {} : { origin }) },
+          }),
+        )
       ).status;
     // The screens before this one (server.mjs, Next) compare hosts only: these passed them.
     for (const origin of [
@@ -42,23 +44,24 @@ describe("proxy", () => {
       "",
       "127.0.0.1:4242",
     ]) {
-      expect(post(origin), origin).toBe(403);
+      expect(await post(origin), origin).toBe(403);
     }
-    for (const method of ["PUT", "DELETE", "PATCH"]) expect(post("https://evil.example", method), method).toBe(403);
+    for (const method of ["PUT", "DELETE", "PATCH"])
+      expect(await post("https://evil.example", method), method).toBe(403);
     // The deployment's own origin (however its case is written), no Origin at all, and reads pass.
     for (const origin of ["http://127.0.0.1:4242", "HTTP://127.0.0.1:4242", null])
-      expect(post(origin), origin!).toBe(200);
-    expect(post("https://evil.example", "GET")).toBe(200);
+      expect(await post(origin), origin!).toBe(200);
+    expect(await post("https://evil.example", "GET")).toBe(200);
   });
 
-  it("refuses a post whose Host names another origin on an https deployment, even with a matching Host", () => {
+  it("refuses a post whose Host names another origin on an https deployment, even with a matching Host", async () => {
     process.env.PUBLIC_BASE_URL = "https://keyport.example";
-    const post = (origin: string, host: string) =>
-      proxy(new NextRequest(`https://${host}/dashboard`, { method: "POST", headers: { origin, host } })).status;
-    expect(post("https://keyport.example", "10.0.0.5:3000")).toBe(200);
-    expect(post("http://keyport.example", "keyport.example")).toBe(403);
-    expect(post("https://keyport.example:8443", "keyport.example:8443")).toBe(403);
-    expect(post("https://10.0.0.5:3000", "10.0.0.5:3000")).toBe(403);
+    const post = async (origin: string, host: string) =>
+      (await proxy(new NextRequest(`https://${host}/dashboard`, { method: "POST", headers: { origin, host } }))).status;
+    expect(await post("https://keyport.example", "10.0.0.5:3000")).toBe(200);
+    expect(await post("http://keyport.example", "keyport.example")).toBe(403);
+    expect(await post("https://keyport.example:8443", "keyport.example:8443")).toBe(403);
+    expect(await post("https://10.0.0.5:3000", "10.0.0.5:3000")).toBe(403);
   });
 
   it("in development also takes the address the developer opened, with the deployment's scheme only", () => {
@@ -74,28 +77,32 @@ describe("proxy", () => {
       authorization: `Basic ${"A".repeat(9_000)} ${generateApiKey("dev")}`,
       cookie: "keyport.session=x",
     };
-    const response = proxy(new NextRequest("http://localhost/dashboard", { headers }));
+    const response = await proxy(new NextRequest("http://localhost/dashboard", { headers }));
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: "api_key_not_allowed" } });
   });
 
-  it("sends HSTS only when the deployment is https", () => {
+  it("sends HSTS only when the deployment is https", async () => {
     process.env.PUBLIC_BASE_URL = "https://keyport.example";
-    expect(proxy(new NextRequest("https://keyport.example/")).headers.get("strict-transport-security")).toMatch(
+    expect((await proxy(new NextRequest("https://keyport.example/"))).headers.get("strict-transport-security")).toMatch(
       /max-age=\d+/,
     );
     process.env.PUBLIC_BASE_URL = "http://localhost:3000";
-    expect(proxy(new NextRequest("http://localhost:3000/")).headers.get("strict-transport-security")).toBeNull();
+    expect(
+      (await proxy(new NextRequest("http://localhost:3000/"))).headers.get("strict-transport-security"),
+    ).toBeNull();
   });
 
-  it("gives pages behind sign-in a fresh nonce and the static pages the documented exception", () => {
-    const signIn = proxy(new NextRequest("http://localhost/sign-in")).headers.get("content-security-policy") ?? "";
+  it("gives pages behind sign-in a fresh nonce and the static pages the documented exception", async () => {
+    const signIn =
+      (await proxy(new NextRequest("http://localhost/sign-in"))).headers.get("content-security-policy") ?? "";
     expect(signIn).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
     for (const path of ["/forgot-password", "/reset-password?token=x", "/sign-up/confirm?token=x"]) {
-      const csp = proxy(new NextRequest(`http://localhost${path}`)).headers.get("content-security-policy") ?? "";
+      const csp =
+        (await proxy(new NextRequest(`http://localhost${path}`))).headers.get("content-security-policy") ?? "";
       expect(csp, path).toMatch(/'nonce-[^']+'/);
     }
-    const landing = proxy(new NextRequest("http://localhost/")).headers.get("content-security-policy") ?? "";
+    const landing = (await proxy(new NextRequest("http://localhost/"))).headers.get("content-security-policy") ?? "";
     expect(landing).toContain("script-src 'self' 'unsafe-inline'");
   });
 

@@ -42,5 +42,7 @@ export function errorHeaders(status: number): Record<string, Reference> {
   if (status === 401) return headerRefs("X-Request-Id", "WWW-Authenticate");
   if (status === 405) return headerRefs("X-Request-Id", "Allow");
   if (status === 429) return headerRefs("X-Request-Id", "Retry-After", ...RATE_LIMIT);
+  // The store or the database could not answer in time (lib/public-api/gate.ts says when to try again).
+  if (status === 503) return headerRefs("X-Request-Id", "Retry-After");
   return headerRefs("X-Request-Id");
 }

@@ -1,0 +1,26 @@
+"use client";
+
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+
+// What a page shows, in place of the part that failed, when a server action or
+// a navigation got no answer it could use: most often Keyport was too busy
+// for the moment (lib/http/busy-page.ts answers such requests 503). Nothing
+// from the error itself is shown; the server's log has it.
+export default function ErrorPage({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  return (
+    <main id="main" className="mx-auto max-w-xl px-4 py-16">
+      <title>Try again · Keyport</title>
+      <h1 className="text-3xl font-bold">Keyport could not answer that</h1>
+      <p className="mt-4 text-zinc-700 dark:text-zinc-300">
+        Keyport is busy for the moment, or something went wrong on our side. Wait a few seconds and try again.
+      </p>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <Button onClick={() => reset()}>Try again</Button>
+        <Link href="/" className="inline-flex min-h-10 items-center px-2">
+          Go to the home page
+        </Link>
+      </div>
+    </main>
+  );
+}
