@@ -183,12 +183,16 @@ function writeMalformedKeys(dir) {
 
 async function benchTarget(label, databaseEnv, compared) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-bench-"));
-  const baseEnv = { ...process.env, ...databaseEnv };
+  // The operator CLI (which prepares the database) signs the activity chain with ENCRYPTION_KEY: the same key as the servers'.
+  const baseEnv = {
+    ...process.env,
+    ...databaseEnv,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  };
   const env = {
     ...baseEnv,
     NODE_ENV: "production",
-    AUTH_SECRET: randomBytes(32).toString("base64url"),
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     MAIL_DISABLED: "1",
     WORKER_DISABLED: "1",
     RATE_LIMIT_DEV_PER_MINUTE: "1000000",

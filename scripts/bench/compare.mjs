@@ -6,7 +6,7 @@
 // differ on this machine today). BENCH_COMPARE names the commit (default:
 // HEAD^, the parent); BENCH_COMPARE=none skips it.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inPairs, saturate } from "./load.mjs";
@@ -23,6 +23,16 @@ export function comparedCommit() {
   return { name: wanted, sha: sha.trim() };
 }
 
+/** node_modules for the other tree: hard links where the file system allows them (fast, no space), else a copy. */
+function copyPackages(from, to) {
+  try {
+    execFileSync("cp", ["-al", from, to], { stdio: "ignore" });
+  } catch {
+    rmSync(to, { recursive: true, force: true });
+    cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+  }
+}
+
 /** Checks `commit` out beside this tree and builds it there (its own Prisma clients, its own bundle). */
 export function buildCommit(commit) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-bench-compare-"));
@@ -33,8 +43,9 @@ export function buildCommit(commit) {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    // The same packages (the lockfile decides them; a commit that changes it is compared on this tree's).
-    symlinkSync(path.join(root, "node_modules"), path.join(tree, "node_modules"));
+    // The same packages (a commit whose lockfile differs is compared on this tree's). Hard-linked, not a
+    // symbolic link: Turbopack refuses a node_modules outside the project's root.
+    copyPackages(path.join(root, "node_modules"), path.join(tree, "node_modules"));
     execFileSync(process.execPath, ["scripts/prisma-generate.mjs"], { cwd: tree, stdio: "ignore" });
     execFileSync("npm", ["run", "-s", "build"], { cwd: tree, stdio: "ignore" });
     if (!existsSync(path.join(tree, "dist", "public-api.mjs"))) throw new Error(`${commit.name} built no gate bundle`);

@@ -100,7 +100,7 @@ function reportComparison(c) {
   const versus = median(c.versus);
   console.log(
     `Gated, this tree / ${c.commit.name} (${c.commit.sha.slice(0, 7)}), ${c.versus.length} pairs: median ${versus.toFixed(3)} ` +
-      `(pairs: ${list(c.versus)}; rps this tree ${list(c.headRps.map(Math.round))}, theirs ${list(c.otherRps.map(Math.round))})`,
+      `(pairs: ${list(c.versus)}; rps this tree ${c.headRps.map(Math.round).join(", ")}, theirs ${c.otherRps.map(Math.round).join(", ")})`,
   );
   console.log(
     `  A/A, this tree / a second copy of it: median ${median(c.aa).toFixed(3)}, from ${floor.toFixed(3)} to ${Math.max(...c.aa).toFixed(3)} ` +
