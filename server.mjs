@@ -91,7 +91,8 @@ const server = createServer((req, res) => {
 });
 if (dev) {
   server.on("upgrade", (req, socket, head) => {
-    if ((req.url ?? "").startsWith("/_next/")) return void app.getUpgradeHandler()(req, socket, head);
+    // As Next's own listener calls it (its development socket).
+    if ((req.url ?? "").startsWith("/_next/")) return void app.upgradeHandler(req, socket, head);
     socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
   });
 }

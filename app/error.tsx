@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import { Button } from "@/components/ui/button";
 
 // What a page shows, in place of the part that failed, when a server action or
 // a navigation got no answer it could use: most often Keyport was too busy
@@ -16,7 +15,14 @@ export default function ErrorPage({ reset }: { error: Error & { digest?: string 
         Keyport is busy for the moment, or something went wrong on our side. Wait a few seconds and try again.
       </p>
       <div className="mt-6 flex flex-wrap gap-3">
-        <Button onClick={() => reset()}>Try again</Button>
+        {/* A plain button, not components/ui/button: this boundary ships with every page, the docs' included. */}
+        <button
+          type="button"
+          onClick={() => reset()}
+          className="inline-flex min-h-10 items-center rounded-md bg-zinc-900 px-4 font-medium text-white hover:bg-zinc-700 focus-visible:outline-2 focus-visible:outline-offset-2 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+        >
+          Try again
+        </button>
         <Link href="/" className="inline-flex min-h-10 items-center px-2">
           Go to the home page
         </Link>

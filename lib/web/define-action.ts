@@ -9,6 +9,7 @@ import { API_KEY_REFUSED_MESSAGE, requireActionSession } from "./guard";
 import { BUSY_MESSAGE, PasswordCheckBusy } from "../auth/password";
 import type { ActiveSession } from "../auth/session-store";
 import { recentlyVerified, STEP_UP_FIELD, STEP_UP_MESSAGE } from "../auth/step-up";
+import { isDatabaseBusy } from "../database-busy";
 import { DomainError } from "../domain-error";
 import { getEnv } from "../env";
 import { log } from "../log";
@@ -97,6 +98,9 @@ export function defineAction<S extends z.ZodType, T, A extends ActionAccess>(
         return failure(error.message, formData, { fieldErrors: field ? { [field]: [error.message] } : {}, omit });
       }
       if (error instanceof PasswordCheckBusy) return failure(BUSY_MESSAGE, formData, { omit });
+      // No database connection (or SQLite's write lock) in time: overload, not a fault. Thrown on, so the
+      // server answers 503 with Retry-After and a page that says so (lib/http/busy-page.ts).
+      if (isDatabaseBusy(error)) throw error;
       log.error(spec.failureEvent ?? "action.failed", {
         user_id: session?.userId,
         error: String((error as Error)?.message),
