@@ -81,6 +81,8 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       ...env,
       NODE_ENV: "production",
       PORT: String(port),
+      // The address the tests' browser opens: form posts must come from the deployment's own origin (proxy.ts).
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       AUTH_SECRET: secret,
       ENCRYPTION_KEY: encryptionKey,
       WORKER_DISABLED: "1",
