@@ -1,4 +1,4 @@
-import { createHash, createHmac } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 
 // The activity log as a hash chain, per account. Each row carries its
 // sequence number (1, 2, 3...) and a hash of the previous row's hash and its
@@ -66,10 +66,17 @@ export function headSeal(key: Buffer, userId: string, head: ChainHead): string {
   return `${KEYED}${head.seq}:${createHmac("sha256", key).update(signed).digest("hex")}`;
 }
 
+/** Whether `seal` is the key's signature of `head`, compared in constant time. */
+export function sealSigns(key: Buffer, userId: string, head: ChainHead, seal: string): boolean {
+  const expected = Buffer.from(headSeal(key, userId, head));
+  const actual = Buffer.from(seal);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
 export interface ChainProblem {
   /** The sequence number of the first row that is wrong or missing. */
   seq: number;
-  /** "unsigned": rows (or a whole chain) written without the key; audit:key signs them once the rest holds. */
+  /** "unsigned": rows (or a whole chain) added without the key; only a person's audit:key signs them, once read. */
   problem: "changed" | "removed" | "cut_off" | "beyond_head" | "unsigned";
   message: string;
 }
@@ -123,12 +130,19 @@ export function verifyChain(userId: string, rows: readonly StoredRow[], head: Se
   return key ? checkSeal(userId, sorted, head, key) : null;
 }
 
-/** The seal, once every row holds: it must sign the head, or a row before it followed only by rows without the key. */
+/** The seal, once every row holds: it must sign the head; a seal on an earlier row leaves the rows after it unsigned. */
 function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer): ChainProblem | null {
   if (rows.length === 0) return null; // nothing to sign yet
   const sealed = new RegExp(`^${KEYED}(\\d+):[0-9a-f]{64}$`).exec(head.seal);
   if (!sealed) {
-    return problem(1, "unsigned", "the chain is not signed with the deployment's key yet (run audit:key)");
+    // Nothing here tells a chain written before the switch from one rewritten without the key and its seal cleared:
+    // a person decides, and only audit:key signs (docs/operations.md).
+    return problem(
+      1,
+      "unsigned",
+      "the chain carries no signature of the deployment's key: it was written before the switch and never signed, or " +
+        "its signature was removed; read its rows, then sign it with audit:key --email",
+    );
   }
   const seq = Number(sealed[1]);
   if (seq > head.seq) {
@@ -136,28 +150,28 @@ function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead,
     return problem(head.seq + 1, "cut_off", `${cut} removed from the end (the signed head names row ${seq})`);
   }
   const signed = rows[seq - 1];
-  if (!signed || headSeal(key, userId, { seq, hash: signed.hash }) !== head.seal) {
+  if (!signed || !sealSigns(key, userId, { seq, hash: signed.hash }, head.seal)) {
     // Rows up to the last signed one are held by its signature, which passed: the change is after it.
     const lastSigned = rows.slice(0, seq).findLast((row) => row.hash.startsWith(KEYED))?.seq ?? 0;
     const which = lastSigned + 1 === seq ? `row ${seq} was` : `one of rows ${lastSigned + 1} to ${seq} was`;
     return problem(lastSigned + 1, "changed", `${which} changed: the signed head no longer matches row ${seq}`);
   }
   if (seq === head.seq) return null;
-  const after = rows.slice(seq);
-  const keyedAfter = after.find((row) => row.hash.startsWith(KEYED));
-  if (keyedAfter) {
-    // The app moves the seal with every keyed row: an older seal before a keyed row was put back.
+  if (rows[seq]!.hash.startsWith(KEYED)) {
+    // The app moves a seal that signs the head with the keyed row it adds: an older seal was put back.
     return problem(
-      keyedAfter.seq,
+      seq + 1,
       "cut_off",
-      `the signed head was set back to row ${seq} though row ${keyedAfter.seq} is signed: rows after row ${head.seq} may have been removed`,
+      `the signed head was set back to row ${seq} though row ${seq + 1} is signed: rows after row ${head.seq} may have been removed`,
     );
   }
+  // The app leaves the seal behind rows added without the key, also under keyed rows it adds after them (lib/audit.ts).
   const span = seq + 1 === head.seq ? `row ${head.seq} was` : `rows ${seq + 1} to ${head.seq} were`;
   return problem(
     seq + 1,
     "unsigned",
-    `${span} added without the key (by an instance of the previous release, or straight into the database); audit:key signs them once checked`,
+    `${span} added after the signed row ${seq}, starting without the key (by an instance of the previous release, ` +
+      "or straight into the database); read them, then sign with audit:key --email",
   );
 }
 

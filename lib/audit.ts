@@ -1,5 +1,5 @@
 import "server-only";
-import { headSeal, keyedHash } from "./audit-chain";
+import { headSeal, keyedHash, sealSigns } from "./audit-chain";
 import { auditChainKey } from "./audit-key";
 import type { Db } from "./db";
 
@@ -38,8 +38,14 @@ export interface Repeats {
  * Writes an activity row, chained to the account's previous one with the
  * chain's key (lib/audit-chain.ts), and signs the new head; call it with the
  * transaction client of the change it records, so the row, its hash and the
- * new head commit with the change. On a chain written before the switch, the
- * first keyed row commits to the last unkeyed one, which keeps its hash.
+ * new head commit with the change.
+ *
+ * It signs the new head only when the seal it finds signs the head it found
+ * (or the chain is empty). Otherwise someone moved the head without the key:
+ * an instance of the previous release, or a person rewriting the chain and
+ * clearing its seal. The row is still written and keyed, but the seal stays
+ * where it was, so audit:verify names the rows added without the key instead
+ * of this row's signature vouching for them (docs/operations.md).
  */
 export async function recordAudit(
   tx: Tx,
@@ -55,7 +61,7 @@ export async function recordAudit(
   const head = await tx.user.update({
     where: { id: actor.userId },
     data: { auditSeq: { increment: 1 } },
-    select: { auditSeq: true, auditHash: true },
+    select: { auditSeq: true, auditHash: true, auditSeal: true },
   });
   const row = {
     seq: head.auditSeq,
@@ -68,7 +74,9 @@ export async function recordAudit(
   };
   const key = auditChainKey();
   const hash = keyedHash(key, head.auditHash, actor.userId, row);
-  const auditSeal = headSeal(key, actor.userId, { seq: row.seq, hash });
+  const found = { seq: row.seq - 1, hash: head.auditHash };
+  const signed = found.seq === 0 ? head.auditSeal === "" : sealSigns(key, actor.userId, found, head.auditSeal);
+  const auditSeal = signed ? headSeal(key, actor.userId, { seq: row.seq, hash }) : head.auditSeal;
   await tx.user.update({ where: { id: actor.userId }, data: { auditHash: hash, auditSeal } });
   // The count is outside the hash: it grows after the entry is chained (lib/keys/decoy.ts).
   return tx.auditEvent.create({ data: { userId: actor.userId, ...row, hash, count: repeats?.count ?? 1 } });

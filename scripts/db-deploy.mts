@@ -13,10 +13,13 @@
 //    removes. --no-old-instances says none is running (development, or a
 //    deploy that stops everything first): the contract migration is then
 //    applied in this run, after the backfills.
-// 3. The backfills again, `admin audit:backfill`, and `admin audit:key`, the
-//    switch to a keyed activity chain: it checks every chain and signs the
-//    heads not signed yet (none, from the second run on, unless an instance
-//    of a release before the switch wrote rows meanwhile).
+// 3. The backfills again, `admin audit:backfill`, and, in the run that
+//    applies audit_chain_seal only, `admin audit:key`: the switch to a keyed
+//    activity chain, which checks every chain and signs the heads. Never in a
+//    later run: an unsigned chain then is either rows an instance of the
+//    previous release added, or a chain rewritten without the key with its
+//    seal cleared, and nothing tells the two apart. Signing it by routine
+//    would launder the second; a person reads it and runs audit:key.
 // Exit codes: 0 done; 3 only the activity log's steps refused (they name the
 // accounts); anything else, a step failed.
 import { execFileSync } from "node:child_process";
@@ -28,6 +31,8 @@ import pg from "pg";
 import { databaseTarget, type DatabaseTarget } from "../lib/db-target";
 
 // Pairs of migrations that only work apart: `contract` waits for the run after `expand`.
+// The migration that makes the activity chain keyed: audit:key runs in the run that applies it.
+const KEYED_CHAIN = "20261126205248_audit_chain_seal";
 const CONTRACTS = [{ expand: "20261126200433_session_token_hash", contract: "20261126200445_drop_session_token" }];
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -120,6 +125,8 @@ const local = readdirSync(target.migrationsPath, { withFileTypes: true })
   .sort();
 const applied = await appliedMigrations(target);
 const held = heldBack(applied, local);
+// A new database has no chain to sign; one that already has the seal column was switched before.
+const switchesToKeyedChain = applied !== null && !applied.has(KEYED_CHAIN);
 
 if (applied !== null) admin("sessions:hash-tokens");
 if (held.length > 0) migrateDeployWithout(held, local);
@@ -136,7 +143,7 @@ if (held.length > 0 && noOldInstances) {
 }
 try {
   admin("audit:backfill");
-  admin("audit:key");
+  if (switchesToKeyedChain) admin("audit:key");
 } catch {
   process.exit(3);
 }

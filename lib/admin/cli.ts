@@ -56,8 +56,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   audit:backfill                        chains activity rows written before the chain existed
                                         (npm run db:deploy runs it after the migrations)
   audit:key [--email E]                 checks every chain (or one's), then signs the heads
-                                        not signed with the key yet (the switch to a keyed
-                                        chain; npm run db:deploy runs it after audit:backfill);
+                                        not signed with the key yet, accepting their rows as
+                                        they are: read what audit:verify names first. npm run
+                                        db:deploy runs it once, in the upgrade to a keyed chain;
                                         signs nothing and exits 1 naming them if any fails
   sessions:hash-tokens                  stores the SHA-256 of each session's token where only the
                                         token in clear is (npm run db:deploy runs it before and

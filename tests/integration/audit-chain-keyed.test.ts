@@ -89,7 +89,10 @@ describe("the switch on a chain written before it", () => {
   it("reports it unsigned, signs its head without touching a row, and the app's next row commits to it", async () => {
     const { email, userId } = await accountBeforeTheSwitch();
     const before = await rows(userId);
-    expect((await verify(email)).stderr).toContain("not signed with the deployment's key yet (run audit:key)");
+    expect((await verify(email)).stderr).toContain(
+      "carries no signature of the deployment's key: it was written before the switch and never signed, or its " +
+        "signature was removed; read its rows, then sign it with audit:key --email",
+    );
 
     expect(await admin(["audit:key", "--email", email])).toMatchObject({ code: 0, stdout: '{"signed_accounts":1}\n' });
     expect((await rows(userId)).map((row) => row.hash)).toEqual(before.map((row) => row.hash));
@@ -184,18 +187,46 @@ describe("a keyed chain", () => {
     );
   });
 
-  it("reports rows an instance without the key added (a rolling deploy), which the next switch run signs", async () => {
+  it("reports rows an instance without the key added (a rolling deploy) until a person signs them", async () => {
     const { email, userId } = await accountBeforeTheSwitch(0);
     await actInTheApp(userId);
     await writeUnkeyed(userId, "auth.sessions_ended", { count: 1 });
     const checked = await verify(email);
     expect(checked.code).toBe(1);
-    expect(checked.stderr).toContain("row 3 was added without the key");
+    expect(checked.stderr).toContain("row 3 was added after the signed row 2, starting without the key");
+    // The app's next rows do not vouch for it: the seal stays on row 2.
+    await actInTheApp(userId);
+    expect((await verify(email)).stderr).toContain("rows 3 to 5 were added after the signed row 2");
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).auditSeal).toMatch(/^hmac-sha256:2:/);
+    // An operator who read them signs them; the app's next row follows.
     expect((await admin(["audit:key", "--email", email])).code).toBe(0);
     expect((await verify(email)).code).toBe(0);
-    // And the app's next row follows it.
     await actInTheApp(userId);
     expect((await verify(email)).code).toBe(0);
+  });
+
+  it("is not laundered by the app: rewritten without the key and its seal cleared, it stays unsigned", async () => {
+    const { email, userId } = await accountBeforeTheSwitch(0);
+    await actInTheApp(userId);
+    await actInTheApp(userId);
+    expect((await verify(email)).code).toBe(0);
+    // Every row rewritten as the release before the switch would have hashed it, the head moved, the seal cleared:
+    // the chain now looks as if it was written before the switch.
+    await rewriteWithoutKey(userId, 1, { ip: "192.0.2.69" });
+    await db.user.update({ where: { id: userId }, data: { auditSeal: "" } });
+    expect((await verify(email)).stderr).toContain("carries no signature of the deployment's key");
+    // The owner acts in the app: the new row is keyed, but nothing signs what came before it.
+    await actInTheApp(userId);
+    const checked = await verify(email);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("carries no signature of the deployment's key");
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).auditSeal).toBe("");
+    // Nor does an emptied chain take a new seal over rows it still names.
+    await db.user.update({ where: { id: userId }, data: { auditSeq: 0, auditHash: "", auditSeal: "x" } });
+    await db.auditEvent.deleteMany({ where: { userId } });
+    await actInTheApp(userId);
+    expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).auditSeal).toBe("x");
+    expect((await verify(email)).code).toBe(1);
   });
 });
 

@@ -188,6 +188,38 @@ describe(`hashed session tokens, on ${database.provider}`, () => {
     expect(stored).toContain(sha256(before.token));
   }, 120_000);
 
+  it("signs the activity chains in the upgrade run only: a chain whose seal was cleared later stays unsigned", async () => {
+    const upgraded = await previousReleaseDatabase();
+    others.push(upgraded);
+    const now = new Date().toISOString();
+    await rawSql(upgraded.url, 'INSERT INTO "User" ("id", "email", "updatedAt", "auditSeq") VALUES (?, ?, ?, ?)', [
+      "u-chain",
+      "chain@x.example",
+      now,
+      2,
+    ]);
+    // Two rows as the release before the chain left them (numbered, hashes empty): audit:backfill chains them.
+    for (const seq of [1, 2]) {
+      await rawSql(
+        upgraded.url,
+        'INSERT INTO "AuditEvent" ("id", "userId", "seq", "action", "createdAt") VALUES (?, ?, ?, ?, ?)',
+        [`e${seq}`, "u-chain", seq, "auth.sign_in", now],
+      );
+    }
+    const seal = async () =>
+      (await rawSql(upgraded.url, 'SELECT "auditSeal" FROM "User" WHERE "id" = ?', ["u-chain"]))[0]!.auditSeal;
+
+    // The upgrade run applies audit_chain_seal and signs the chain (the control: this test sees a seal when there is one).
+    await dbDeploy(upgraded.url, "--no-old-instances");
+    expect(await seal()).toMatch(/^hmac-sha256:2:[0-9a-f]{64}$/);
+
+    // Later, someone without the key clears the seal (after rewriting the rows as plain SHA-256, which this needs not
+    // repeat): the next release step must not sign it by routine.
+    await rawSql(upgraded.url, 'UPDATE "User" SET "auditSeal" = ? WHERE "id" = ?', ["", "u-chain"]);
+    await dbDeploy(upgraded.url);
+    expect(await seal()).toBe("");
+  }, 120_000);
+
   it("applies both migrations in one run where nothing of the previous release runs", async () => {
     const fresh = await createTestDatabase();
     others.push(fresh);
