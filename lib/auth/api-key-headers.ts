@@ -20,11 +20,11 @@ export function holdsKeyShapedToken(value: string): boolean {
 }
 
 // Headers that carry credentials, by name: Authorization, Proxy-Authorization
-// and whatever a client names for a key, token, secret or credential
-// (X-Auth-Token, Api-Secret...). Not Cookie: a sibling site can plant a cookie
+// and whatever a client names for a key, token, secret, password or
+// credential (X-Auth-Token, Api-Secret, X-Key, Private-Key...). Not Cookie: a sibling site can plant a cookie
 // in the owner's browser (cookie tossing), and one holding key-shaped text
 // would then lock the owner out of the portal, revoking included.
-const CREDENTIAL_HEADER = /auth|api[-_]?key|token|secret|credential/i;
+const CREDENTIAL_HEADER = /auth|key|token|secret|passw|credential/i;
 
 export function carriesApiKey(headers: Headers): boolean {
   if (headers.has("x-api-key")) return true;

@@ -15,7 +15,13 @@ export function containsApiKey(text: string): boolean {
   return false;
 }
 
-/** Whether a real key sits in the text as sent or under any reading a decoder might give (lib/keys/key-readings.ts). */
+/**
+ * Whether a real key sits in the text as sent or under any reading a decoder
+ * might give (lib/keys/key-readings.ts); and, since these values are short
+ * and we would keep them, also with its white space taken out (a key split in
+ * two) or read backwards. A value someone transformed further is not found.
+ */
 export function holdsApiKey(text: string): boolean {
-  return someReading(text, containsApiKey);
+  const joined = text.replace(/\s+/g, "");
+  return [text, joined, [...joined].reverse().join("")].some((form) => someReading(form, containsApiKey));
 }

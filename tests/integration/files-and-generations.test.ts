@@ -245,6 +245,10 @@ describe("a key sent as the Idempotency-Key", () => {
       encodeURIComponent(alice.valid).replace(/_/g, "%5F"),
       // Behind a key-shaped run ending in the real key's "sk": a global match would step past it.
       `sk_dev_${"A".repeat(36)}${alice.valid}`,
+      // Encodings an attack review sent (hex, backwards, a \u escape).
+      Buffer.from(alice.valid).toString("hex"),
+      [...alice.valid].reverse().join(""),
+      alice.valid.replace(/^s/, "\\u0073"),
     ];
     for (const value of values) {
       const headers = { "Idempotency-Key": value };

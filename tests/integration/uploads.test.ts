@@ -110,6 +110,10 @@ describe("a key sent as a file's name or purpose", () => {
       [`${dave.valid.slice(0, 20)}\u0007${dave.valid.slice(20)}.txt`, undefined, "file"],
       // Behind a key-shaped run ending in the real key's "sk": a global match would step past it.
       [`sk_dev_${"A".repeat(36)}${dave.valid}`, undefined, "file"],
+      // Encodings an attack review sent: hex, base64 off its grid, the key split by a space.
+      [`${Buffer.from(dave.valid).toString("hex")}.bin`, undefined, "file"],
+      [`notes${Buffer.from(`x${dave.valid}`).toString("base64")}.txt`, undefined, "file"],
+      [`${dave.valid.slice(0, 20)} ${dave.valid.slice(20)}.txt`, undefined, "file"],
       ["a.txt", dave.valid, "purpose"],
       ["a.txt", `for ${dave.validProd}`, "purpose"],
     ];

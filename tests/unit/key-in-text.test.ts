@@ -42,10 +42,28 @@ describe("holdsApiKey", () => {
     ["percent-escaped", encodeURIComponent(KEY).replace(/_/g, "%5F")],
     ["base64", Buffer.from(`upload:${KEY}`).toString("base64")],
     ["base64url inside a longer name", `${Buffer.from(KEY).toString("base64url")}.json`],
+    // Found by attacking the stored-value refusal.
+    ["hex", Buffer.from(KEY).toString("hex")],
+    ["hex in a file name, off the byte grid", `backup-a${Buffer.from(KEY).toString("hex")}.bin`],
+    ["read backwards", [...KEY].reverse().join("")],
+    ["behind a \\u escape", KEY.replace(/^s/, "\\u0073")],
+    ["behind an HTML character reference", KEY.replace(/^s/, "&#115;")],
+    ["base64 glued to a name, off its grid", `notes${Buffer.from(`x${KEY}`).toString("base64")}.txt`],
+    ["split by a space", `${KEY.slice(0, 20)} ${KEY.slice(20)}.txt`],
+    ["in a JWT's payload", `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify({ k: KEY })).toString("base64url")}.`],
   ])("finds a key %s", (_how, text) => expect(holdsApiKey(text)).toBe(true));
 
   it("finds none in ordinary values", () => {
-    for (const text of ["550e8400-e29b-41d4-a716-446655440000", "sk_dev_notes2024.txt", "report (final).pdf"]) {
+    const ordinary = [
+      "550e8400-e29b-41d4-a716-446655440000",
+      "sk_dev_notes2024.txt",
+      "report (final).pdf",
+      "txt.4202seton_ved_ks",
+      `sha256-${"736b5f".repeat(2)}${"0".repeat(52)}.bin`,
+      `eyJhbGciOiJub25lIn0.${Buffer.from('{"sub":"user-42"}').toString("base64url")}.`,
+      "&#115;k&lowbar;dev&lowbar;notes \\u0073k_prod_draft",
+    ];
+    for (const text of ordinary) {
       expect(holdsApiKey(text), text).toBe(false);
     }
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
 import { maxHeaderSize } from "node:http";
 import { carriesApiKey, holdsKeyShapedToken, MAX_READ } from "@/lib/auth/api-key-headers";
 import { generateApiKey } from "@/lib/keys/format";
@@ -6,6 +7,12 @@ import { clientIp, PEER_IP_HEADER } from "@/lib/auth/client-ip";
 
 // Generated, never a key-shaped literal in the repo.
 const KEY = generateApiKey("dev");
+
+/** An unsigned JWT whose payload holds `value` (its header is 35 characters: the payload is off the whole's grid). */
+function jwtHolding(value: string) {
+  const part = (json: object) => Buffer.from(JSON.stringify(json)).toString("base64url");
+  return `${part({ alg: "none", typ: "JWT" })}.${part({ sub: value, iat: 1_790_000_000 })}.${"A".repeat(43)}`;
+}
 
 describe("carriesApiKey", () => {
   it.each([
@@ -34,6 +41,24 @@ describe("carriesApiKey", () => {
     [{ "x-auth-token": KEY }],
     [{ "x-access-token": `Token ${btoa(KEY)}` }],
     [{ "api-secret": KEY }],
+    // Named for a key in other words, and encodings a decoder would undo (found by attacking the wall).
+    [{ "x-key": KEY }],
+    [{ key: KEY }],
+    [{ "x-access-key": KEY }],
+    [{ "private-key": `Token ${btoa(KEY)}` }],
+    [{ "x-client-key": KEY }],
+    [{ "x-password": KEY }],
+    [{ authorization: `Bearer ${jwtHolding(KEY)}`.replace("Bearer", "JWT") }],
+    [{ authorization: `Token ${Buffer.from(KEY).toString("hex")}` }],
+    [{ authorization: `Token x${Buffer.from(KEY).toString("hex").toUpperCase()}` }],
+    [{ authorization: `Token ${KEY.replace(/^s/, "\\u0073")}` }],
+    [{ authorization: `Token ${KEY.replace(/^s/, "\\x73")}` }],
+    [{ authorization: `Token ${KEY.replace(/^s/, "&#115;").replace(/_/g, "&lowbar;")}` }],
+    [{ authorization: `Token ${KEY.replace(/^s/, "&#x73;")}` }],
+    // base64 off the 4-character grid: glued to other base64, or after a prefix of 1 or 2 bytes.
+    [{ authorization: `Basic QUJD${btoa(`u:${KEY}`)}`.replace("QUJD", "Q") }],
+    [{ authorization: `Basic ${btoa(`ab${KEY}`)}` }],
+    [{ authorization: `Basic ${btoa(`a${KEY}`)}` }],
     [{ "x-api-key": "sk_dev_x" }],
     [{ "X-API-KEY": "" }],
     [{ authorization: "Bearer sk_prod_x" }],
@@ -63,6 +88,11 @@ describe("carriesApiKey", () => {
     // Not a credential header by name; see CREDENTIAL_HEADER on why a cookie is not read.
     [{ cookie: `keyport.session=abc; planted=${KEY}` }],
     [{ referer: `https://example.com/?key=${KEY}` }],
+    // The new readings do not see keys in ordinary values.
+    [{ "x-request-key": "550e8400-e29b-41d4-a716-446655440000" }],
+    [{ authorization: `Bearer`.replace("Bearer", "JWT") + ` ${jwtHolding("user-42")}` }],
+    [{ "x-key": randomBytes(64).toString("hex") }],
+    [{ "sec-websocket-key": randomBytes(16).toString("base64") }],
   ])("sees none in %o", (headers) => expect(carriesApiKey(new Headers(headers))).toBe(false));
 
   it("refuses a value longer than the server accepts rather than read it in part", () => {
@@ -83,6 +113,11 @@ describe("carriesApiKey", () => {
     ["nested base64", btoa(btoa(btoa("Basic QUFBQUFBQUFBQUFB ".repeat(600)))).slice(0, 16_000)],
     ["escaped base64", encodeURIComponent(btoa(btoa("a b%41c ".repeat(2_000)))).slice(0, 16_000)],
     ["a scheme with no end", `${"a".repeat(15_998)} \u0085`],
+    // Where the readings from a key prefix start: as many as the value can hold.
+    ["base64 of key prefixes", "c2tfA".repeat(3_200)],
+    ["base64 of key prefixes, shifted", "NrXAB".repeat(3_200)],
+    ["hex of key prefixes", "736b5f".repeat(2_600)],
+    ["every escape", "%41\\u0041&#65;\\x41 QUFBQUFB ".repeat(600)],
   ])("reads 16 KiB of %s in linear time", (_name, value) => {
     const started = performance.now();
     for (let i = 0; i < 10; i++) holdsKeyShapedToken(value);
