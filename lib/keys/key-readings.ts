@@ -126,7 +126,11 @@ export function someReading(value: string, test: (text: string) => boolean): boo
       const { again, plain } = readings(text);
       if (plain.some(test)) return true;
       // A reading already looked at adds nothing (unescaping plain text gives the text back).
-      for (const reading of again) if (!seen.has(reading)) (next.push(reading), seen.add(reading));
+      for (const reading of again) {
+        if (seen.has(reading)) continue;
+        seen.add(reading);
+        next.push(reading);
+      }
     }
     current = next;
   }
