@@ -1,7 +1,7 @@
 import "server-only";
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { NextAuthOptions } from "next-auth";
-import type { Adapter } from "next-auth/adapters";
+import type { Adapter, AdapterAccount } from "next-auth/adapters";
 import GitHubProvider from "next-auth/providers/github";
 import { headers } from "next/headers";
 import { db } from "../db";
@@ -17,13 +17,22 @@ async function requestContext() {
   return { ip: clientIp(requestHeaders, getEnv().TRUST_PROXY), userAgent: requestHeaders.get("user-agent") };
 }
 
-/** The Prisma adapter, with sessions created by our store so they record IP and browser. */
+/**
+ * The Prisma adapter, with sessions created by our store so they record IP and
+ * browser, and account links stored without the provider's tokens.
+ */
 function keyportAdapter(): Adapter {
   // The adapter is typed for @prisma/client's PrismaClient; ours is generated
   // from the same models, so the calls it makes are the same.
   const adapter = PrismaAdapter(db as never);
   return {
     ...adapter,
+    async linkAccount(account: AdapterAccount) {
+      // No bearer secret at rest: Keyport never calls GitHub on the user's behalf, so GitHub's tokens are not kept.
+      await db.account.create({
+        data: { ...account, access_token: null, refresh_token: null, id_token: null, session_state: null },
+      });
+    },
     async createSession({ userId }) {
       const { ip, userAgent } = await requestContext();
       return createSession(userId, ip, userAgent);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { settleAfterWork } from "../helpers/after-response";
 import { request } from "../helpers/next-request";
@@ -5,11 +6,12 @@ import { createMigratedTestDatabase } from "../helpers/test-database";
 
 // No bearer secret at rest: after a full flow (sign-up, sign-in, a key, a
 // password reset link, a sign-up link, a sign-in waiting for its two-factor
-// code), every value in every table, and every token- or key-shaped piece of
-// one, is tried as a session cookie, an API key, a reset link, a sign-up link
-// and a pending sign-in, through the code that accepts each. None works. A
-// control shows each secret working where it belongs, and another that the
-// scan finds one planted in a table.
+// code, a GitHub account linked), every value in every table, and every
+// token- or key-shaped piece of one, is tried as a session cookie, an API key,
+// a reset link, a sign-up link and a pending sign-in, through the code that
+// accepts each. None works. GitHub's tokens only GitHub could try: no table
+// holds them at all. A control shows each secret working where it belongs, and
+// another that the scan finds one planted in a table.
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
 vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
@@ -25,6 +27,7 @@ process.env.DATABASE_URL = database.url;
   const { getEnv } = await import("@/lib/env");
   publishRuntime(createRuntime({ ...getEnv(), DATABASE_URL: database.url }));
 }
+const { authOptions } = await import("@/lib/auth/options");
 const { createAccount } = await import("@/lib/auth/accounts");
 const { readSession } = await import("@/lib/auth/session-store");
 const { findUsableReset, requestPasswordReset } = await import("@/lib/auth/password-reset");
@@ -182,6 +185,22 @@ describe(`secrets at rest (${database.provider})`, () => {
     ).toBe("/sign-in/two-factor");
     secrets["a pending sign-in"] = phone.jar.get("keyport.sign-in")!;
 
+    // A GitHub sign-in links the account as next-auth does, with GitHub's token response.
+    const githubTokens = {
+      access_token: `gho_${randomBytes(18).toString("hex")}`,
+      refresh_token: `ghr_${randomBytes(38).toString("hex")}`,
+    };
+    const { id: ownerId } = await db.user.findUniqueOrThrow({ where: { email }, select: { id: true } });
+    await authOptions().adapter!.linkAccount!({
+      provider: "github",
+      type: "oauth",
+      providerAccountId: "583231",
+      token_type: "bearer",
+      scope: "read:user,user:email",
+      ...githubTokens,
+      userId: ownerId,
+    });
+
     // Controls: each secret works as what it is, so a probe that could never pass would show here.
     for (const [kind, secret] of Object.entries(secrets)) expect(await works[kind]!(secret), kind).toBe(true);
 
@@ -190,6 +209,7 @@ describe(`secrets at rest (${database.provider})`, () => {
     expect(await whatWorks(values)).toEqual([]);
     const everything = [...values.keys()].join("\n");
     for (const [kind, secret] of Object.entries(secrets)) expect(everything, kind).not.toContain(secret);
+    for (const [field, token] of Object.entries(githubTokens)) expect(everything, field).not.toContain(token);
   }, 60_000);
 
   it("finds a secret planted in a table: the scan can fail", async () => {

@@ -7,14 +7,10 @@
 // wrote it); the second run drops the old column, and every session works.
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import Database from "better-sqlite3";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { databaseTarget } from "@/lib/db-target";
+import { databaseMigratedUpTo, rawSql } from "../helpers/earlier-release";
 import { createTestDatabase, projectRoot, type TestDatabase } from "../helpers/test-database";
 
 const run = promisify(execFile);
@@ -25,21 +21,7 @@ const sha256 = (token: string) => createHash("sha256").update(token, "utf8").dig
 const newToken = () => randomBytes(32).toString("base64url");
 
 /** A database as the previous release left it: its migrations only. */
-async function previousReleaseDatabase(): Promise<TestDatabase> {
-  const database = await createTestDatabase();
-  const migrations = databaseTarget(database.url, projectRoot).migrationsPath;
-  const copy = mkdtempSync(path.join(os.tmpdir(), "keyport-previous-migrations-"));
-  cpSync(path.join(migrations, "migration_lock.toml"), path.join(copy, "migration_lock.toml"));
-  for (const name of readdirSync(migrations).filter((name) => /^\d{14}_/.test(name))) {
-    if (name <= PREVIOUS_RELEASE_LAST) cpSync(path.join(migrations, name), path.join(copy, name), { recursive: true });
-  }
-  await run(path.join(projectRoot, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: database.url, KEYPORT_MIGRATIONS_PATH: copy },
-  });
-  rmSync(copy, { recursive: true, force: true });
-  return database;
-}
+const previousReleaseDatabase = () => databaseMigratedUpTo(PREVIOUS_RELEASE_LAST);
 
 async function dbDeploy(url: string, ...flags: string[]) {
   // Prisma's schema engine migrates SQLite under an exclusive lock (PRAGMA
@@ -52,34 +34,6 @@ async function dbDeploy(url: string, ...flags: string[]) {
     { cwd: projectRoot, env: { ...process.env, DATABASE_URL: url } },
   );
   return stdout;
-}
-
-/** SQL on a database this file's client is not on ("?" placeholders on both). */
-async function rawSql(url: string, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  if (url.startsWith("file:")) {
-    const sqlite = new Database(url.slice("file:".length));
-    try {
-      const statement = sqlite.prepare(sql);
-      if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
-      statement.run(...params);
-      return [];
-    } finally {
-      sqlite.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    let n = 0;
-    return (
-      await client.query(
-        sql.replace(/\?/g, () => `$${++n}`),
-        params,
-      )
-    ).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 // This file's own database: this release's code (lib/) runs on it from here on.
