@@ -13,6 +13,8 @@
 //    removes. --no-old-instances says none is running (development, or a
 //    deploy that stops everything first): the contract migration is then
 //    applied in this run, after the backfills.
+//    Then `admin accounts:clear-tokens`: GitHub's tokens an instance of the
+//    previous release linked since the last run are emptied.
 // 3. The backfills again, `admin audit:backfill`, and, in the run that
 //    applies audit_chain_seal only, `admin audit:key`: the switch to a keyed
 //    activity chain, which checks every chain and signs the heads. Never in a
@@ -132,6 +134,7 @@ if (applied !== null) admin("sessions:hash-tokens");
 if (held.length > 0) migrateDeployWithout(held, local);
 else migrateDeploy();
 admin("sessions:hash-tokens");
+admin("accounts:clear-tokens");
 if (held.length > 0 && noOldInstances) {
   migrateDeploy();
 } else if (held.length > 0) {

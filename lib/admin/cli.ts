@@ -1,5 +1,6 @@
 import "server-only";
 import { createAccountAsOperator } from "../auth/accounts";
+import { clearGithubTokens } from "../auth/github-tokens";
 import { hashLegacyTokens } from "../auth/legacy-session-token";
 import { emailSchema, newPasswordSchema } from "../auth/credentials.schema";
 import { testModeProblem } from "../auth/test-hashing";
@@ -60,6 +61,8 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         they are: read what audit:verify names first. npm run
                                         db:deploy runs it once, in the upgrade to a keyed chain;
                                         signs nothing and exits 1 naming them if any fails
+  accounts:clear-tokens                 empties GitHub's tokens where an account link still holds
+                                        them (npm run db:deploy runs it after the migrations)
   sessions:hash-tokens                  stores the SHA-256 of each session's token where only the
                                         token in clear is (npm run db:deploy runs it before and
                                         after the migrations; docs/operations.md)
@@ -94,6 +97,8 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "audit:key": signAuditCommand,
   // SQLite has no SHA-256 in SQL: the session_token_hash migration's backfill runs here.
   "sessions:hash-tokens": async () => ({ hashed_sessions: await hashLegacyTokens() }),
+  // An instance of the previous release may link an account with GitHub's tokens during a rolling deploy.
+  "accounts:clear-tokens": async () => ({ cleared_accounts: await clearGithubTokens() }),
 };
 
 async function run(name: string, args: string[], io: Io): Promise<void> {

@@ -29,9 +29,9 @@ function keyportAdapter(): Adapter {
     ...adapter,
     async linkAccount(account: AdapterAccount) {
       // No bearer secret at rest: Keyport never calls GitHub on the user's behalf, so GitHub's tokens are not kept.
-      await db.account.create({
-        data: { ...account, access_token: null, refresh_token: null, id_token: null, session_state: null },
-      });
+      // The fields are named, not spread: a field GitHub adds (refresh_token_expires_in) has no column.
+      const { userId, type, provider, providerAccountId, expires_at, token_type, scope } = account;
+      await db.account.create({ data: { userId, type, provider, providerAccountId, expires_at, token_type, scope } });
     },
     async createSession({ userId }) {
       const { ip, userAgent } = await requestContext();
