@@ -2,6 +2,7 @@ import "server-only";
 import { headSeal, keyedHash, sealSigns } from "./audit-chain";
 import { auditChainKey } from "./audit-key";
 import type { Db } from "./db";
+import { cleanUserAgent } from "./text";
 
 /** Who did something, from where: recorded with every change. */
 export interface Actor {
@@ -68,7 +69,7 @@ export async function recordAudit(
     action,
     keyId,
     ip: actor.ip,
-    userAgent: actor.userAgent?.slice(0, 512) ?? null,
+    userAgent: cleanUserAgent(actor.userAgent),
     details: details ? JSON.stringify(details) : null,
     createdAt: repeats?.at ?? new Date(),
   };

@@ -1,3 +1,5 @@
+import { redactKeyShaped } from "./keys/key-shaped";
+
 // Characters that never belong in a name a person reads: C0 and C1 controls,
 // and the bidirectional overrides and isolates that can make one name read
 // as another ("invoice\u202Egpj.exe" shows as "invoiceexe.jpg").
@@ -14,4 +16,19 @@ export function withoutUnsafe(value: string): string {
 /** A client-sent name made safe to store and show: those characters removed, trimmed, cut to `max`. */
 export function cleanName(value: string, max: number): string {
   return withoutUnsafe(value).trim().slice(0, max);
+}
+
+/**
+ * A user agent as any table keeps it (sessions, the activity log, the request
+ * log): control and text-direction characters removed (they would garble the
+ * log and the CSV), then anything shaped like one of our keys, even cut short,
+ * redacted (a client that puts its key in its user agent must not find it
+ * stored and shown again), cut to `max` characters (the request log keeps
+ * 256); null when nothing is left. Removing comes first: a byte such as 0x85
+ * (which HTTP allows in a header) inside a key hid it from the redaction and
+ * was then removed, leaving the whole key stored.
+ */
+export function cleanUserAgent(raw: string | null | undefined, max = 512): string | null {
+  if (!raw) return null;
+  return cleanName(redactKeyShaped(withoutUnsafe(raw)), max) || null;
 }

@@ -30,7 +30,12 @@ function keyportAdapter(): Adapter {
     async linkAccount(account: AdapterAccount) {
       // No bearer secret at rest: Keyport never calls GitHub on the user's behalf, so GitHub's tokens are not kept.
       // The fields are named, not spread: a field GitHub adds (refresh_token_expires_in) has no column.
-      const { userId, type, provider, providerAccountId, expires_at, token_type, scope } = account;
+      const { userId, type, provider, providerAccountId } = account;
+      const [expires_at, token_type, scope] = [
+        account.expires_at ?? null,
+        account.token_type ?? null,
+        account.scope ?? null,
+      ];
       await db.account.create({ data: { userId, type, provider, providerAccountId, expires_at, token_type, scope } });
     },
     async createSession({ userId }) {

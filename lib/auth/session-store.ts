@@ -4,6 +4,7 @@ import { recordAudit, type Actor } from "../audit";
 import { db } from "../db";
 import { queueNewSignIn, queueStepUpFailed } from "../mail/account-notices";
 import { tokenDigest } from "../security/token";
+import { cleanUserAgent } from "../text";
 import { adoptLegacySession, deleteLegacySession, hashLegacyTokens, writeLegacyToken } from "./legacy-session-token";
 import { SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_TIMEOUT_MS, SESSION_TOUCH_INTERVAL_MS } from "./limits";
 
@@ -41,7 +42,7 @@ export async function createSession(userId: string, ip: string, userAgent: strin
         tokenHash: tokenDigest(sessionToken),
         userId,
         ip,
-        userAgent: userAgent?.slice(0, 512) ?? null,
+        userAgent: cleanUserAgent(userAgent),
         createdAt: now,
         lastSeenAt: now,
         expires: new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS),
@@ -140,7 +141,7 @@ async function endSessionsWhere(
         reason,
         endedAt: now,
         endedFromIp: actor.ip,
-        endedFromUa: actor.userAgent?.slice(0, 512) ?? null,
+        endedFromUa: cleanUserAgent(actor.userAgent),
         expiresAt: new Date(now.getTime() + ENDED_NOTICE_LIFETIME_MS),
       })),
     });

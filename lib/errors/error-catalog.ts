@@ -31,7 +31,7 @@ export const errorCatalog = {
     message:
       "The request holds an API key in a value that would be stored (named in `param`). Nothing was stored, and the key still works: it was sent to Keyport, not made public.",
     remedy:
-      "Send your key only in `Authorization` or `X-API-Key`. Use a random value (a UUID) as `Idempotency-Key`, and give files a name and `purpose` without a key in them.",
+      "Send your key only in `Authorization` or `X-API-Key`. Use a random value (a UUID) as `Idempotency-Key`, and keep keys out of a `prompt` and of a file's name and `purpose`.",
   },
   missing_api_key: {
     status: 401,

@@ -6,7 +6,7 @@
 // that consumes its matches would step over that key). Every pattern here is
 // linear: a lookahead at a position reads at most one run of letters and
 // digits, and a run follows at most one key prefix. No imports (format.ts
-// needs node:zlib): client components read lib/usage/event.ts, which uses this.
+// needs node:zlib): client components read lib/text.ts, which uses this.
 
 /** Our keys' prefix; tests/unit/key-in-text.test.ts holds it to KEY_ENVIRONMENTS. */
 export const KEY_PREFIX = "sk_(dev|prod)_";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EXPIRY_CHOICES } from "./expiry";
 import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
+import { holdsApiKey } from "./key-in-text";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
 import { gracePeriodSchema } from "./grace";
 import { parseAllowlist } from "./ip-allowlist";
@@ -14,7 +15,9 @@ export const labelSchema = z
   .min(1, "Give the key a label.")
   .max(64, "Use at most 64 characters for the label.")
   .refine((label) => !CONTROL_CHARACTERS.test(label), "The label cannot contain control characters.")
-  .refine((label) => !BIDI_CONTROLS.test(label), "The label cannot contain text-direction control characters.");
+  .refine((label) => !BIDI_CONTROLS.test(label), "The label cannot contain text-direction control characters.")
+  // Shown in lists, mail subjects and the log: a key pasted here would be stored and sent on.
+  .refine((label) => !holdsApiKey(label), "The label cannot contain an API key.");
 
 export const keyIdSchema = z.string().regex(KEY_ID_PATTERN, "That key id is not valid.");
 

@@ -6,6 +6,8 @@ import { log } from "../log";
 import { keyDigest } from "./digest";
 import { recordDecoyUse } from "./decoy";
 import { parseApiKey } from "./format";
+import { holdsApiKey } from "./key-in-text";
+import { redactKeyShaped } from "./key-shaped";
 import { revokeLeaked, type LeakSource } from "./lifecycle";
 
 // A key reported found by someone other than its owner: GitHub's secret
@@ -47,17 +49,31 @@ export async function acceptReport(ip: string, now = new Date()): Promise<Report
  * Where a report says a key was found, as it is kept and mailed: an http(s)
  * URL, re-serialised by the URL parser (which drops tabs and line breaks and
  * percent-encodes spaces, so a reporter cannot write lines into the owner's
- * email), at most 2,000 characters; anything else is not kept.
+ * email), with anything shaped like one of our keys redacted (the page is
+ * what the owner needs; no key is ever stored), at most 2,000 characters;
+ * anything else is not kept. Redacted after parsing: the parser drops a tab
+ * from inside a key, which would leave the key whole.
  */
-export function publicUrl(url: string | null | undefined): string | null {
+export function webAddress(url: string | null | undefined): string | null {
   if (!url) return null;
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
-    return parsed.href.length <= 2_000 ? parsed.href : null;
+    const href = redactKeyShaped(parsed.href);
+    return href.length <= 2_000 ? href : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The address as kept (webAddress), or null when a real key is still in it
+ * under an encoding (percent-escaped, base64): that cannot be cut out without
+ * guessing, so the address is not kept (the report form says so instead).
+ */
+export function publicUrl(url: string | null | undefined): string | null {
+  const href = webAddress(url);
+  return href && !holdsApiKey(href) ? href : null;
 }
 
 export type ReportLabel = "true_positive" | "false_positive";

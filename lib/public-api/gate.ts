@@ -10,7 +10,8 @@ import { ipAllowed } from "../keys/ip-allowlist";
 import type { KeyLookup } from "../keys/key-cache";
 import { UNRESTRICTED } from "../keys/restrictions";
 import { claimKeyUse, verifyApiKey, type FoundKey, type Verification, type VerifiedKey } from "../keys/verify";
-import { cleanUserAgent, DISCARD_USAGE, type UsageSink } from "../usage/event";
+import { cleanUserAgent } from "../text";
+import { DISCARD_USAGE, USER_AGENT_MAX_LENGTH, type UsageSink } from "../usage/event";
 import { log } from "../log";
 import { andThen, type MaybePromise } from "../maybe-promise";
 import { API_SECURITY_HEADERS } from "../security/api-headers";
@@ -104,7 +105,7 @@ function acceptedKey(request: Request, trace: Trace, verification: Verification,
     // the alert is written after this answer, off the request path.
     decoys.alert(verification.key, {
       ip: requestIp(request, trace),
-      userAgent: cleanUserAgent(request.headers.get("user-agent")),
+      userAgent: cleanUserAgent(request.headers.get("user-agent"), USER_AGENT_MAX_LENGTH),
       route: trace.route?.name ?? "unknown route",
     });
     throw invalidKey();
@@ -329,7 +330,7 @@ function recordUsage(usage: UsageSink, request: Request, trace: Trace, status: n
       errorCode: trace.errorCode ?? null,
       latencyMs: Math.round(performance.now() - started),
       ip: requestIp(request, trace),
-      userAgent: cleanUserAgent(request.headers.get("user-agent")),
+      userAgent: cleanUserAgent(request.headers.get("user-agent"), USER_AGENT_MAX_LENGTH),
       createdAt: new Date(),
       ...(trace.touchesKey ? { touchesKey: true } : {}),
     });

@@ -7,7 +7,8 @@ const prompt = z
   .string({ error: "prompt is required: the text to generate from." })
   .trim()
   .min(1, "prompt must not be empty.")
-  .max(4000, "prompt must be at most 4000 characters.");
+  .max(4000, "prompt must be at most 4000 characters.")
+  .describe("The text to generate from; kept with the generation, so never an API key (400 api_key_misplaced)");
 
 const inputFileId = z
   .string()

@@ -1,6 +1,3 @@
-import { redactKeyShaped } from "../keys/key-shaped";
-import { cleanName, withoutUnsafe } from "../text";
-
 // One public API request as the usage log keeps it: who (the key and its
 // owner), what (route, status, error code, latency), from where (client IP
 // and a truncated user agent) and when. Never a secret, a header value other
@@ -41,21 +38,8 @@ export function statusClass(status: number): StatusClass {
   return "2xx";
 }
 
+/** How much of a user agent the request log keeps (lib/text.ts cleanUserAgent). */
 export const USER_AGENT_MAX_LENGTH = 256;
-
-/**
- * The user agent as the log keeps it: control and text-direction characters
- * removed (they would garble the log and the CSV), then anything shaped like
- * one of our keys, even cut short, redacted (a client that puts its key in its
- * user agent must not find it stored and shown again), cut to 256 characters;
- * null when nothing is left. Removing comes first: a byte such as 0x85 (which
- * HTTP allows in a header) inside a key hid it from the redaction and was then
- * removed, leaving the whole key stored.
- */
-export function cleanUserAgent(raw: string | null): string | null {
-  if (!raw) return null;
-  return cleanName(redactKeyShaped(withoutUnsafe(raw)), USER_AGENT_MAX_LENGTH) || null;
-}
 
 const HOUR_MS = 3_600_000;
 

@@ -11,7 +11,7 @@ import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { rateLimits } from "@/lib/env-schema";
 import { DomainError } from "@/lib/domain-error";
-import { API_KEY_PATTERN } from "@/lib/keys/format";
+import { API_KEY_PATTERN, generateApiKey } from "@/lib/keys/format";
 import { createKey } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
 import type { UsageEvent } from "@/lib/usage/event";
@@ -165,6 +165,16 @@ describe("npm run admin", () => {
     expect(unknownUser.stderr).toMatch(/No user with the email nobody@example.com/);
     expect((await admin(["key:revoke", "--id", "key_0000000000000000"])).code).toBe(1);
     expect((await admin(["key:revoke", "--stdin"], "sk_dev_not-a-real-key\n")).code).toBe(1);
+  });
+
+  it("refuses a label that holds an API key with exit 2, without echoing it, and creates nothing", async () => {
+    const secret = generateApiKey("prod");
+    const before = await db.apiKey.count({ where: { user: { email } } });
+    const result = await admin(["key:create", "--email", email, "--env", "dev", "--label", `ci ${secret}`]);
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toMatch(/--label: The label cannot contain an API key\./);
+    expect(result.stderr).not.toContain(secret);
+    expect(await db.apiKey.count({ where: { user: { email } } })).toBe(before);
   });
 });
 

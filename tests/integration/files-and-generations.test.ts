@@ -287,6 +287,35 @@ describe("a key sent as the Idempotency-Key", () => {
   });
 });
 
+describe("a key inside the prompt", () => {
+  it("is refused with 400 api_key_misplaced on both routes, and nothing is stored", async () => {
+    const generations = await db.generation.count();
+    const records = await db.idempotencyRecord.count();
+    const prompts = [
+      `a poster that says ${alice.valid}`,
+      `decode this: ${Buffer.from(alice.valid).toString("base64")}`,
+      `sk_dev_${"A".repeat(36)}${alice.valid}`,
+    ];
+    for (const [i, prompt] of prompts.entries()) {
+      const headers = { "Idempotency-Key": `prompt-${Date.now()}-${i}` };
+      for (const answer of [
+        await createGeneration(alice.valid, { model: "aurora-image-2", prompt }, headers),
+        await createAppGeneration(alice.valid, "poster-studio", { prompt }, headers),
+      ]) {
+        expect(answer.status, prompt).toBe(400);
+        expect(answer.json.error).toMatchObject({ code: "api_key_misplaced", param: "prompt" });
+        expect(answer.text).not.toContain(alice.valid.slice(7));
+      }
+    }
+    expect(await db.generation.count()).toBe(generations);
+    expect(await db.idempotencyRecord.count()).toBe(records);
+    // A look-alike that fails the checksum is a prompt like any other (see the Idempotency-Key's look-alikes).
+    expect((await createGeneration(alice.valid, { model: "aurora-image-2", prompt: "sk_dev_notes2024" })).status).toBe(
+      201,
+    );
+  });
+});
+
 describe("ownership", () => {
   it("another user's key gets 404 for a generation and cannot use the file as input", async () => {
     const file = await upload(alice.valid, fileForm("alice's"));

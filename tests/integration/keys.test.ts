@@ -1,14 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/lib/audit";
 import { createAccount } from "@/lib/auth/accounts";
+import { createSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
 import { keyDigest } from "@/lib/keys/digest";
 import { DomainError } from "@/lib/domain-error";
-import { API_KEY_PATTERN } from "@/lib/keys/format";
+import { API_KEY_PATTERN, generateApiKey } from "@/lib/keys/format";
 import { createKeySchema, type GracePeriod } from "@/lib/keys/key.schema";
 import { ACTIVE_KEY_CAP, createKey, renameKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
 import { listActivity, listKeys } from "@/lib/keys/queries";
 import { verifyApiKey } from "@/lib/keys/verify";
+import { createKeyAction, renameKeyAction } from "@/lib/web/actions/keys";
+import { request } from "../helpers/next-request";
+
+// The dashboard's actions, for labels: Next's request APIs as the browser's request.
+vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
+vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 const HOUR = 60 * 60 * 1000;
 let counter = 0;
@@ -57,6 +65,9 @@ describe("creating keys", () => {
     expect(message({ label: "invoice\u202Egpj.exe" })).toBe(
       "The label cannot contain text-direction control characters.",
     );
+    expect(message({ label: Buffer.from(generateApiKey("prod")).toString("base64") })).toBe(
+      "The label cannot contain an API key.",
+    );
     expect(parse({ label: "  spaced  " }).data?.label).toBe("spaced");
     const in30 = parse({ expiry: "30" }).data?.expiresAt?.getTime() ?? 0;
     expect(Math.abs(in30 - (Date.now() + 30 * 24 * HOUR))).toBeLessThan(5_000);
@@ -92,6 +103,33 @@ describe("creating keys", () => {
       replaces: first.key.id,
       via: "rotation",
     });
+  });
+});
+
+describe("a label holding an API key", () => {
+  it("is refused on its field by create and rename, keeping what was typed, and nothing is stored", async () => {
+    const actor = await newActor();
+    const session = await createSession(actor.userId, "192.0.2.10", "Vitest");
+    request.cookies = new Map([["keyport.session", session.sessionToken]]);
+    request.headers = new Headers({ "user-agent": "Vitest", "x-keyport-peer-ip": "192.0.2.10" });
+    const { key, secret } = await createKey(actor, devKey("billing"));
+    const form = (fields: Record<string, string>) => {
+      const data = new FormData();
+      for (const [name, value] of Object.entries(fields)) data.set(name, value);
+      return data;
+    };
+
+    const label = `billing ${secret}`;
+    const refused = { ok: false, fieldErrors: { label: ["The label cannot contain an API key."] }, values: { label } };
+    expect(await createKeyAction(null, form({ label, environment: "prod", expiry: "never" }))).toMatchObject(refused);
+    expect(await renameKeyAction(null, form({ keyId: key.id, label }))).toMatchObject(refused);
+    const rows = await db.apiKey.findMany({ where: { userId: actor.userId }, select: { label: true } });
+    expect(rows).toEqual([{ label: "billing" }]);
+    expect(await auditActions(actor, key.id)).toEqual(["key.created"]);
+    expect(await db.mailMessage.count({ where: { userId: actor.userId } })).toBe(0);
+
+    // A look-alike that fails the checksum is a label like any other.
+    expect(await renameKeyAction(null, form({ keyId: key.id, label: "sk_dev_notes2024" }))).toMatchObject({ ok: true });
   });
 });
 

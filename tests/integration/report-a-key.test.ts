@@ -115,6 +115,34 @@ describe("reporting a key found in public", () => {
     });
   });
 
+  it("keeps where a key was found with every key in it redacted, and refuses one hidden by an encoding", async () => {
+    const live = await liveKey();
+    const other = generateApiKey("dev");
+    // A tab inside a key: the URL parser drops it, so the redaction must come after the parsing.
+    const split = `${other.slice(0, 20)}\t${other.slice(20)}`;
+    const url = `https://pastebin.example/raw/abc?token=${live.secret}&backup=${split}`;
+    expect(await reportFrom(`192.0.2.${counter++}`, live.secret, url)).toEqual({ ok: true, data: REPORT_THANKS });
+    await settleAfterWork();
+    const redacted = "https://pastebin.example/raw/abc?token=sk_prod_[redacted]&backup=sk_dev_[redacted]";
+    expect((await db.apiKey.findUniqueOrThrow({ where: { publicId: live.key.id } })).leakUrl).toBe(redacted);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { userId: live.actor.userId, action: "key.leaked" } });
+    expect(JSON.parse(audit.details!)).toMatchObject({ source: "public-report", url: redacted });
+    const mail = await db.mailMessage.findFirstOrThrow({
+      where: { kind: "key_reported_leaked", subject: live.key.id },
+    });
+    expect(mail.payload).toContain("sk_prod_[redacted]");
+    for (const secret of [live.secret, other]) expect(mail.payload).not.toContain(secret.slice(8));
+
+    const escaped = encodeURIComponent(other).replace(/_/g, "%5F");
+    expect(await reportFrom("192.0.2.202", other, `https://pastebin.example/raw/abc?token=${escaped}`)).toMatchObject({
+      ok: false,
+      fieldErrors: {
+        url: ["That address holds an API key in an encoded form: remove the key from it, or leave it empty."],
+      },
+    });
+    expect(afterWork).toHaveLength(0);
+  });
+
   it("refuses a request that carries an API key in a header, and asks for the key when the field is empty", async () => {
     request.headers = new Headers({ authorization: `Bearer ${generateApiKey("dev")}` });
     expect(await reportKeyAction(null, form({ key: generateApiKey("dev"), url: "" }))).toMatchObject({

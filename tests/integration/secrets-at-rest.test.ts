@@ -6,12 +6,13 @@ import { createMigratedTestDatabase } from "../helpers/test-database";
 
 // No bearer secret at rest: after a full flow (sign-up, sign-in, a key, a
 // password reset link, a sign-up link, a sign-in waiting for its two-factor
-// code, a GitHub account linked), every value in every table, and every
-// token- or key-shaped piece of one, is tried as a session cookie, an API key,
-// a reset link, a sign-up link and a pending sign-in, through the code that
-// accepts each. None works. GitHub's tokens only GitHub could try: no table
-// holds them at all. A control shows each secret working where it belongs, and
-// another that the scan finds one planted in a table.
+// code, a GitHub account linked, sign-ins from a client that sends the key in
+// its user agent), every value in every table, and every token- or key-shaped
+// piece of one, is tried as a session cookie, an API key, a reset link, a
+// sign-up link and a pending sign-in, through the code that accepts each. None
+// works. GitHub's tokens only GitHub could try: no table holds them at all. A
+// control shows each secret working where it belongs, and another that the
+// scan finds one planted in a table.
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
 vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
@@ -55,13 +56,13 @@ function form(fields: Record<string, string>) {
 }
 
 /** A browser at `ip` with a cookie jar of its own; an action's redirect comes back as its path. */
-function browser(ip: string) {
+function browser(ip: string, userAgent = "Firefox") {
   const jar = new Map<string, string>();
   return {
     jar,
     async post(action: (data: FormData) => Promise<unknown>, fields: Record<string, string>) {
       request.cookies = jar;
-      request.headers = new Headers({ "user-agent": "Firefox", "x-keyport-peer-ip": ip });
+      request.headers = new Headers({ "user-agent": userAgent, "x-keyport-peer-ip": ip });
       try {
         return await action(form(fields));
       } catch (error) {
@@ -163,6 +164,11 @@ describe(`secrets at rest (${database.provider})`, () => {
       expiry: "never",
     })) as { ok: true; data: { secret: string } };
     secrets["an API key"] = created.data.secret;
+    // A client that names itself by the key (a script's user agent), signing in from here on.
+    const careless = `${created.data.secret}/1.0 (X11; Linux x86_64)`;
+    expect(
+      await browser("192.0.2.15", careless).post((data) => signInAction(null, data), { email, password: PASSWORD }),
+    ).toBe("/dashboard");
 
     await requestPasswordReset(email, "192.0.2.12");
     await browser("192.0.2.13").post((data) => signUpAction(null, data), {
@@ -179,7 +185,7 @@ describe(`secrets at rest (${database.provider})`, () => {
       where: { id: guarded.userId },
       data: { totpSecret: seal(newTotpSecret(), "totp-secret"), totpEnabledAt: new Date() },
     });
-    const phone = browser("192.0.2.14");
+    const phone = browser("192.0.2.14", careless);
     expect(
       await phone.post((data) => signInAction(null, data), { email: "guarded@example.com", password: PASSWORD }),
     ).toBe("/sign-in/two-factor");

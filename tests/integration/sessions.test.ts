@@ -5,11 +5,13 @@ import {
   deleteSessionByToken,
   endOtherSessions,
   endSession,
+  endSessionAfterStepUpFailures,
   endedSessionNotice,
   listSessions,
   readSession,
 } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
+import { generateApiKey } from "@/lib/keys/format";
 
 const DAY = 24 * 60 * 60 * 1000;
 let counter = 0;
@@ -96,6 +98,29 @@ describe("server-side sessions", () => {
     // The notice lasts a week, no longer.
     expect(await endedSessionNotice(laptop.sessionToken, new Date(Date.now() + 8 * 24 * 3600_000))).toBeNull();
     expect(await db.auditEvent.count({ where: { userId: owner, action: "auth.sessions_ended" } })).toBe(2);
+  });
+
+  it("keep no key sent in the user agent: the session, who ended it, the activity log, the mail", async () => {
+    const owner = await newUser();
+    const key = generateApiKey("dev");
+    // A byte HTTP allows in a header, inside the key: removed before the redaction, so it cannot hide the key.
+    const userAgent = `curl/8.5.0 ${key.slice(0, 20)}\u0085${key.slice(20)}`;
+    const session = await createSession(owner, "203.0.113.15", userAgent);
+    expect(session.userAgent).toBe("curl/8.5.0 sk_dev_[redacted]");
+    expect(await endSession({ userId: owner, ip: "203.0.113.16", userAgent }, session.id)).toBe(true);
+    expect((await endedSessionNotice(session.sessionToken))?.endedFromUa).toBe("curl/8.5.0 sk_dev_[redacted]");
+    const audit = await db.auditEvent.findMany({ where: { userId: owner }, orderBy: { seq: "asc" } });
+    expect(audit.map((row) => [row.action, row.userAgent])).toEqual([
+      ["auth.sign_in", "curl/8.5.0 sk_dev_[redacted]"],
+      ["auth.sessions_ended", "curl/8.5.0 sk_dev_[redacted]"],
+    ]);
+    // The mail about a session ended after five wrong answers names the browser: Bowser names an unknown client by
+    // its first word, here the key.
+    const held = await createSession(owner, "203.0.113.17", null);
+    const thief = { userId: owner, ip: "203.0.113.18", userAgent: `${key}/1.0 (X11; Linux x86_64)` };
+    expect(await endSessionAfterStepUpFailures(thief, held.id)).toBe(true);
+    const mail = await db.mailMessage.findFirstOrThrow({ where: { kind: "step_up_failed", userId: owner } });
+    expect(JSON.parse(mail.payload)).toMatchObject({ browser: "sk_dev_[redacted] 1 on Linux" });
   });
 
   it("refuse tokens that are not ours", async () => {

@@ -17,6 +17,7 @@ const { newToken, tokenDigest } = await import("@/lib/security/token");
 const { resetPassword } = await import("@/lib/auth/password-reset");
 const { changePassword } = await import("@/lib/auth/password-change");
 const { createSession } = await import("@/lib/auth/session-store");
+const { generateApiKey } = await import("@/lib/keys/format");
 
 const PASSWORD = "a long enough password";
 let counter = 0;
@@ -182,5 +183,33 @@ describe("two-factor sign-in", () => {
     if (!result.ok) throw new Error(result.error);
     expect(await run(signInAction(null, form({ email, password: PASSWORD })))).toEqual({ redirectedTo: "/dashboard" });
     expect(request.cookies.get("keyport.session")).toMatch(/^[\w-]{43}$/);
+  });
+
+  it("keeps no key sent in the user agent: the step waiting for the code, the session, the activity log and the mail", async () => {
+    const { email, userId, secret } = await userWithTwoFactor();
+    // An earlier sign-in from elsewhere, so this one is new and mailed.
+    await createSession(userId, "203.0.113.9", "Mozilla/5.0 Firefox/140.0");
+    const key = generateApiKey("prod");
+    // A client that names itself by its key: Bowser would call the browser by that name.
+    request.headers.set("user-agent", `${key}/1.0 (X11; Linux x86_64)`);
+    const redacted = "sk_prod_[redacted]/1.0 (X11; Linux x86_64)";
+
+    expect(await run(signInAction(null, form({ email, password: PASSWORD })))).toEqual({
+      redirectedTo: "/sign-in/two-factor",
+    });
+    expect((await db.pendingSignIn.findFirstOrThrow({ where: { userId } })).userAgent).toBe(redacted);
+    expect(await run(twoFactorSignInAction(null, form({ code: codeFor(secret) })))).toEqual({
+      redirectedTo: "/dashboard",
+    });
+
+    const session = await db.session.findFirstOrThrow({ where: { userId }, orderBy: { createdAt: "desc" } });
+    expect(session.userAgent).toBe(redacted);
+    const signIn = await db.auditEvent.findFirstOrThrow({
+      where: { userId, action: "auth.sign_in" },
+      orderBy: { seq: "desc" },
+    });
+    expect(signIn.userAgent).toBe(redacted);
+    const mail = await db.mailMessage.findFirstOrThrow({ where: { kind: "new_sign_in", userId } });
+    expect(mail.payload).not.toContain(key.slice(8));
   });
 });

@@ -3,6 +3,7 @@ import { cookies } from "next/headers";
 import { db } from "../../db";
 import { getEnv } from "../../env";
 import { newToken, tokenDigest } from "../../security/token";
+import { cleanUserAgent } from "../../text";
 import { cookieOptions, isHttps } from "../cookies";
 
 // The step between a right password and a signed-in browser, for an account
@@ -30,7 +31,7 @@ export async function startPendingSignIn(
       tokenDigest: tokenDigest(token),
       userId,
       ip,
-      userAgent: userAgent?.slice(0, 512) ?? null,
+      userAgent: cleanUserAgent(userAgent),
       callbackUrl,
       expiresAt,
     },

@@ -31,6 +31,8 @@ function idempotencyKey(request: Request): string | null {
 }
 
 async function create(key: CallerKey, request: Request, input: GenerationInput) {
+  // Kept with the generation and drawn into its output: never a key.
+  refuseKeyInStoredValue(input.prompt, "prompt", "The prompt");
   // A refusal of the domain's (an unknown file, a reused Idempotency-Key) is the gate's to answer.
   const { generation, replayed } = await createGeneration(ownerOf(key), input, idempotencyKey(request));
   return jsonReply(generation, CREATED, replayed ? ["Idempotent-Replayed", "true"] : []);

@@ -5,7 +5,7 @@ import { afterResponse } from "../../after-response";
 import { defineAction } from "../define-action";
 import { DomainError } from "../../domain-error";
 import { log } from "../../log";
-import { acceptReport, actOnReportedToken, publicUrl, REPORT_THANKS } from "../../keys/leak-reports";
+import { acceptReport, actOnReportedToken, publicUrl, REPORT_THANKS, webAddress } from "../../keys/leak-reports";
 
 // POST /report-a-key: anyone who found a Keyport key can hand it in. No
 // session (it can only take a key away), but a request that carries a key in
@@ -27,9 +27,14 @@ const reportSchema = z.object({
       .string()
       .trim()
       .max(2_000, "Use at most 2,000 characters.")
+      .refine((value) => value === "" || webAddress(value) !== null, {
+        message: "Give a web address (https://…), or leave it empty.",
+        abort: true,
+      })
+      // A key in plain text is redacted (publicUrl); one hidden by an encoding is refused, never stored.
       .refine(
         (value) => value === "" || publicUrl(value) !== null,
-        "Give a web address (https://…), or leave it empty.",
+        "That address holds an API key in an encoded form: remove the key from it, or leave it empty.",
       )
       .transform((value) => publicUrl(value)),
   ),
