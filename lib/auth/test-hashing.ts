@@ -30,7 +30,7 @@ export function isTestDatabaseUrl(url: string, tmpdir = os.tmpdir()): boolean {
     const temporary = realFolder(tmpdir);
     return (
       !!folder &&
-      fileStaysIn(file, folder) &&
+      fileStaysIn(file) &&
       !!temporary &&
       path.isAbsolute(tmpdir) &&
       path.dirname(folder) === temporary &&
@@ -51,7 +51,7 @@ export function isTestDatabaseUrl(url: string, tmpdir = os.tmpdir()): boolean {
  * link named keyport.db in a test folder to a real database), and not a hard
  * link, which is the same file as a real database by another name.
  */
-function fileStaysIn(file: string, folder: string): boolean {
+function fileStaysIn(file: string): boolean {
   let stat;
   try {
     stat = lstatSync(file);
