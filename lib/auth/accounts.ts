@@ -1,5 +1,5 @@
 import "server-only";
-import { recordAudit } from "../audit";
+import { recordAudit, sealNewChain } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "./attempts";
@@ -48,6 +48,7 @@ export async function createAccount(
   try {
     const user = await db.$transaction(async (tx) => {
       const created = await tx.user.create({ data: { email, passwordHash }, select: { id: true } });
+      await sealNewChain(tx, created.id);
       if (operator) {
         await recordAudit(tx, { userId: created.id, ip: null, userAgent: operator }, "auth.account_created", null, {
           by: operator,

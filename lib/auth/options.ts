@@ -1,9 +1,10 @@
 import "server-only";
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { NextAuthOptions } from "next-auth";
-import type { Adapter, AdapterAccount } from "next-auth/adapters";
+import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
 import GitHubProvider from "next-auth/providers/github";
 import { headers } from "next/headers";
+import { sealNewChain } from "../audit";
 import { db } from "../db";
 import { getEnv } from "../env";
 import { log } from "../log";
@@ -27,6 +28,14 @@ function keyportAdapter(): Adapter {
   const adapter = PrismaAdapter(db as never);
   return {
     ...adapter,
+    // An account made by a first GitHub sign-in starts with its activity chain signed, as any account.
+    async createUser({ email, emailVerified, name, image }: AdapterUser) {
+      return db.$transaction(async (tx) => {
+        const user = await tx.user.create({ data: { email, emailVerified, name: name ?? null, image: image ?? null } });
+        await sealNewChain(tx, user.id);
+        return user;
+      });
+    },
     async linkAccount(account: AdapterAccount) {
       // No bearer secret at rest: Keyport never calls GitHub on the user's behalf, so GitHub's tokens are not kept.
       // The fields are named, not spread: a field GitHub adds (refresh_token_expires_in) has no column.
