@@ -2,6 +2,7 @@ import "server-only";
 import { recordAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
+import { createPersonalTeam } from "../teams/personal-team";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "./attempts";
 import { dummyPasswordHash, PasswordCheckBusy, passwordHasher, weakerThanCurrent } from "./password";
 
@@ -48,6 +49,7 @@ export async function createAccount(
   try {
     const user = await db.$transaction(async (tx) => {
       const created = await tx.user.create({ data: { email, passwordHash }, select: { id: true } });
+      await createPersonalTeam(tx, created.id);
       if (operator) {
         await recordAudit(tx, { userId: created.id, ip: null, userAgent: operator }, "auth.account_created", null, {
           by: operator,

@@ -1,12 +1,13 @@
 import "server-only";
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { NextAuthOptions } from "next-auth";
-import type { Adapter, AdapterAccount } from "next-auth/adapters";
+import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
 import GitHubProvider from "next-auth/providers/github";
 import { headers } from "next/headers";
 import { db } from "../db";
 import { getEnv } from "../env";
 import { log } from "../log";
+import { createPersonalTeam } from "../teams/personal-team";
 import { clientIp } from "./client-ip";
 import { cookieOptions, isHttps, sessionCookieName } from "./cookies";
 import { SESSION_ABSOLUTE_LIFETIME_MS } from "./limits";
@@ -27,6 +28,14 @@ function keyportAdapter(): Adapter {
   const adapter = PrismaAdapter(db as never);
   return {
     ...adapter,
+    // An account made by a first GitHub sign-in gets its personal team in the same transaction, as any account.
+    async createUser({ email, emailVerified, name, image }: AdapterUser) {
+      return db.$transaction(async (tx) => {
+        const user = await tx.user.create({ data: { email, emailVerified, name: name ?? null, image: image ?? null } });
+        await createPersonalTeam(tx, user.id);
+        return user;
+      });
+    },
     async linkAccount(account: AdapterAccount) {
       // No bearer secret at rest: Keyport never calls GitHub on the user's behalf, so GitHub's tokens are not kept.
       // The fields are named, not spread: a field GitHub adds (refresh_token_expires_in) has no column.

@@ -15,6 +15,7 @@ import { db } from "@/lib/db";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { projectRoot } from "../helpers/test-database";
+import { bareAccount } from "../helpers/bare-account";
 
 let counter = 0;
 const NO_RESTRICTIONS = { scopes: "all", allowedIps: null, rateLimit: null } as const;
@@ -49,7 +50,7 @@ async function writeUnkeyed(userId: string, action: string, details: object) {
 /** An account whose whole history the previous release wrote: `count` rows, no seal. */
 async function accountBeforeTheSwitch(count = 4) {
   const email = `keyed-${Date.now()}-${counter++}@example.com`;
-  const user = await db.user.create({ data: { email }, select: { id: true } });
+  const user = await bareAccount(email);
   for (let i = 0; i < count; i++) await writeUnkeyed(user.id, "auth.sessions_ended", { count: i });
   return { email, userId: user.id };
 }

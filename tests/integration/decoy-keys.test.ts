@@ -13,9 +13,10 @@ import { createKey, DECOY_LEAK_REFUSED, reportLeak, revokeKey, revokeLeaked, rot
 import { decoyUses } from "@/lib/keys/queries";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { testGate } from "../helpers/test-gate";
+import { bareAccount } from "../helpers/bare-account";
 
 async function newOwner() {
-  const user = await db.user.create({ data: { email: `decoy-${randomUUID()}@example.com` } });
+  const user = await bareAccount(`decoy-${randomUUID()}@example.com`);
   return { userId: user.id, ip: null, userAgent: null };
 }
 

@@ -25,9 +25,10 @@ import { createGate } from "@/lib/public-api/gate";
 import { MemoryRateLimitStore } from "@/lib/public-api/rate-limit";
 import { DISCARD_USAGE } from "@/lib/usage/event";
 import { projectRoot } from "../helpers/test-database";
+import { bareAccount } from "../helpers/bare-account";
 
 async function newKey() {
-  const user = await db.user.create({ data: { email: `change-mark-${randomUUID()}@example.com` } });
+  const user = await bareAccount(`change-mark-${randomUUID()}@example.com`);
   const actor = { userId: user.id, ip: null, userAgent: null };
   const { key, secret } = await createKey(actor, { label: "change mark", environment: "dev", expiresAt: null });
   return { actor, publicId: key.id, secret };

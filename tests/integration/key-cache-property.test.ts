@@ -7,20 +7,20 @@
 import fc from "fast-check";
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { db } from "@/lib/db";
 import { cachedKeyLookup } from "@/lib/keys/key-cache";
 import type { KeyStore } from "@/lib/keys/key-store";
 import { createKey, revokeKey, updateRestrictions } from "@/lib/keys/lifecycle";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { runtime } from "@/lib/runtime/runtime";
 import { propertyRuns } from "../helpers/property-runs";
+import { bareAccount } from "../helpers/bare-account";
 
 // 60 cases in CI; a tenth on a developer's machine (tests/helpers/property-runs.ts).
 const RUNS = propertyRuns(60);
 
 /** An account per run: a run's keys stay well under the per-account limit of keys in use. */
 async function newActor() {
-  const user = await db.user.create({ data: { email: `cache-property-${randomUUID()}@example.com` } });
+  const user = await bareAccount(`cache-property-${randomUUID()}@example.com`);
   return { userId: user.id, ip: null, userAgent: null };
 }
 

@@ -11,11 +11,12 @@ import { DEFAULT_LOG_PER_KEY_PER_MINUTE } from "@/lib/usage/buffer";
 import type { UsageEvent } from "@/lib/usage/event";
 import { createUsageBuffer } from "@/lib/usage/usage-sink";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
+import { bareAccount } from "../helpers/bare-account";
 
 describe("key:usage after a flood", () => {
   it("counts every use after the revocation, though the request log's minute was full", async () => {
     const email = `after-revocation-${Date.now()}@example.com`;
-    const user = await db.user.create({ data: { email }, select: { id: true } });
+    const user = await bareAccount(email);
     const actor = { userId: user.id, ip: null, userAgent: "test" };
     const restrictions = { scopes: "all", allowedIps: null, rateLimit: null } as const;
     const { key } = await createKey(actor, { label: "flooded", environment: "dev", expiresAt: null, restrictions });

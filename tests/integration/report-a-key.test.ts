@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { request } from "../helpers/next-request";
 import { afterWork, settleAfterWork } from "../helpers/after-response";
+import { bareAccount } from "../helpers/bare-account";
 
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
 vi.mock("@/lib/after-response", async () => (await import("../helpers/after-response")).afterResponseMock);
@@ -27,7 +28,7 @@ function reportFrom(ip: string, key: string, url = "") {
 }
 
 async function liveKey() {
-  const user = await db.user.create({ data: { email: `report-${Date.now()}-${counter++}@example.com` } });
+  const user = await bareAccount(`report-${Date.now()}-${counter++}@example.com`);
   const actor = { userId: user.id, ip: null, userAgent: null };
   return { actor, ...(await createKey(actor, { label: `pasted ${counter}`, environment: "prod", expiresAt: null })) };
 }

@@ -11,6 +11,7 @@ import { createKey } from "@/lib/keys/lifecycle";
 import { tokenHash } from "@/lib/keys/leak-reports";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { runtime } from "@/lib/runtime/runtime";
+import { bareAccount } from "../helpers/bare-account";
 
 // getEnv() caches; here each call reads process.env, so the route sees the keys set in beforeAll.
 vi.mock("@/lib/env", async () => {
@@ -61,7 +62,7 @@ const match = (token: string, url = "https://github.com/someone/repo/blob/main/.
   ({ token, type: "keyport_api_key", url, source: "content" }) as const;
 
 async function liveKey(environment: "dev" | "prod" = "prod") {
-  const user = await db.user.create({ data: { email: `scanning-${Date.now()}-${counter++}@example.com` } });
+  const user = await bareAccount(`scanning-${Date.now()}-${counter++}@example.com`);
   const actor = { userId: user.id, ip: null, userAgent: null };
   const issued = await createKey(actor, { label: `found ${counter}`, environment, expiresAt: null });
   return { ...issued, userId: user.id };
@@ -129,7 +130,7 @@ describe("a correctly signed report", () => {
   });
 
   it("answers true_positive for a decoy key and raises its alert, leaving the decoy armed", async () => {
-    const user = await db.user.create({ data: { email: `scanning-decoy-${Date.now()}-${counter++}@example.com` } });
+    const user = await bareAccount(`scanning-decoy-${Date.now()}-${counter++}@example.com`);
     const actor = { userId: user.id, ip: null, userAgent: null };
     const decoy = await createKey(actor, { label: "decoy in CI", environment: "dev", expiresAt: null, decoy: true });
     const response = await report(JSON.stringify([match(decoy.secret, "https://github.com/x/y/blob/main/ci.yml")]));
@@ -146,7 +147,7 @@ describe("a correctly signed report", () => {
   });
 
   it("raises a decoy's alert once an hour, counted, however often a report is replayed or repeats the token", async () => {
-    const user = await db.user.create({ data: { email: `scanning-replay-${Date.now()}-${counter++}@example.com` } });
+    const user = await bareAccount(`scanning-replay-${Date.now()}-${counter++}@example.com`);
     const actor = { userId: user.id, ip: null, userAgent: null };
     const decoy = await createKey(actor, {
       label: "decoy in a gist",

@@ -7,10 +7,11 @@
 import { expect, it } from "vitest";
 import { createDatabase } from "@/lib/database-client";
 import { db, dbProvider } from "@/lib/db";
+import { bareAccount } from "../helpers/bare-account";
 
 it("runs a transaction again, not fails it, when another connection committed between its read and its write", async () => {
   const other = createDatabase(process.env.DATABASE_URL!, { poolSize: 2, timeoutMs: 10_000 }).client;
-  const user = await db.user.create({ data: { email: `stale-${Date.now()}@example.com` }, select: { id: true } });
+  const user = await bareAccount(`stale-${Date.now()}@example.com`);
   let attempts = 0;
   try {
     const seen = await db.$transaction(async (tx) => {
