@@ -3,10 +3,11 @@ import { headSeal, verifyChain } from "./audit-chain";
 import { loadChain } from "./audit-chain-store";
 import type { Db } from "./db";
 
-// The switch to a keyed activity chain (`admin audit:key`, run by npm run
-// db:deploy after the backfill): it signs the head of every chain that has
-// none yet, so that from then on rewriting the chain takes the key, whether
-// or not the account writes another row. It never re-signs a row: old rows
+// The switch to a keyed activity chain (`admin audit:key`, which the
+// operator runs once after the upgrade, and again for chains they have read:
+// nothing runs it for them, docs/operations.md): it signs the head of every
+// chain that has none yet, so that from then on rewriting the chain takes the
+// key, whether or not the account writes another row. It never re-signs a row: old rows
 // keep their SHA-256 hashes, and the next row the app writes commits to them.
 //
 // It signs nothing unless every chain holds first. A chain that fails is
@@ -15,8 +16,8 @@ import type { Db } from "./db";
 // break look like something done after the switch, under the key.
 //
 // Rows written since by an instance without the key (the previous release,
-// during a rolling deploy) follow the signed head unsigned; the next run
-// checks and signs them the same way.
+// during a rolling deploy) follow the signed head unsigned; a later run, once
+// the operator has read them, checks and signs them the same way.
 
 export interface SigningResult {
   /** Chains whose head was signed by this run. */

@@ -105,6 +105,9 @@ export function verifyChain(userId: string, rows: readonly StoredRow[], head: Se
     if (row.seq !== expected) {
       return problem(expected, "removed", `row ${expected} was removed (the next row is ${row.seq})`);
     }
+    if (Number.isNaN(new Date(row.createdAt).getTime())) {
+      return problem(row.seq, "changed", `row ${row.seq} was changed: its time is not a time`);
+    }
     if (key && row.hash.startsWith(KEYED)) {
       if (keyedHash(key, previous, userId, row) !== row.hash) {
         return problem(
@@ -130,9 +133,12 @@ export function verifyChain(userId: string, rows: readonly StoredRow[], head: Se
   return key ? checkSeal(userId, sorted, head, key) : null;
 }
 
-/** The seal, once every row holds: it must sign the head; a seal on an earlier row leaves the rows after it unsigned. */
+/**
+ * The seal, once every row holds: it must sign the head, an empty chain's too
+ * (signed when the account is made); a seal on an earlier row leaves the rows
+ * after it unsigned.
+ */
 function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer): ChainProblem | null {
-  if (rows.length === 0) return null; // nothing to sign yet
   const sealed = new RegExp(`^${KEYED}(\\d+):[0-9a-f]{64}$`).exec(head.seal);
   if (!sealed) {
     // Nothing here tells a chain written before the switch from one rewritten without the key and its seal cleared:
@@ -149,7 +155,7 @@ function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead,
     const cut = seq === head.seq + 1 ? `row ${seq} was` : `rows ${head.seq + 1} to ${seq} were`;
     return problem(head.seq + 1, "cut_off", `${cut} removed from the end (the signed head names row ${seq})`);
   }
-  const signed = rows[seq - 1];
+  const signed = seq === 0 ? { hash: "" } : rows[seq - 1];
   if (!signed || !sealSigns(key, userId, { seq, hash: signed.hash }, head.seal)) {
     // Rows up to the last signed one are held by its signature, which passed: the change is after it.
     const lastSigned = rows.slice(0, seq).findLast((row) => row.hash.startsWith(KEYED))?.seq ?? 0;

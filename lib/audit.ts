@@ -42,7 +42,7 @@ export interface Repeats {
  * new head commit with the change.
  *
  * It signs the new head only when the seal it finds signs the head it found
- * (or the chain is empty). Otherwise someone moved the head without the key:
+ * (an account's empty chain is signed when the account is made: sealNewChain). Otherwise someone moved the head without the key:
  * an instance of the previous release, or a person rewriting the chain and
  * clearing its seal. The row is still written and keyed, but the seal stays
  * where it was, so audit:verify names the rows added without the key instead
@@ -75,10 +75,20 @@ export async function recordAudit(
   };
   const key = auditChainKey();
   const hash = keyedHash(key, head.auditHash, actor.userId, row);
-  const found = { seq: row.seq - 1, hash: head.auditHash };
-  const signed = found.seq === 0 ? head.auditSeal === "" : sealSigns(key, actor.userId, found, head.auditSeal);
+  const signed = sealSigns(key, actor.userId, { seq: row.seq - 1, hash: head.auditHash }, head.auditSeal);
   const auditSeal = signed ? headSeal(key, actor.userId, { seq: row.seq, hash }) : head.auditSeal;
   await tx.user.update({ where: { id: actor.userId }, data: { auditHash: hash, auditSeal } });
   // The count is outside the hash: it grows after the entry is chained (lib/keys/decoy.ts).
   return tx.auditEvent.create({ data: { userId: actor.userId, ...row, hash, count: repeats?.count ?? 1 } });
+}
+
+/**
+ * Signs an account's empty chain, in the transaction that makes the account:
+ * from then on a chain emptied by someone without the key (its rows deleted,
+ * its head set back to nothing) no longer passes as an account that never did
+ * anything, whether its seal is kept (it names a row that is gone) or cleared.
+ */
+export async function sealNewChain(tx: Tx, userId: string) {
+  const auditSeal = headSeal(auditChainKey(), userId, { seq: 0, hash: "" });
+  await tx.user.update({ where: { id: userId }, data: { auditSeal } });
 }

@@ -1,3 +1,4 @@
+import { holdsApiKey } from "./keys/key-in-text";
 import { redactKeyShaped } from "./keys/key-shaped";
 
 // Characters that never belong in a name a person reads: C0 and C1 controls,
@@ -30,5 +31,15 @@ export function cleanName(value: string, max: number): string {
  */
 export function cleanUserAgent(raw: string | null | undefined, max = 512): string | null {
   if (!raw) return null;
-  return cleanName(redactKeyShaped(withoutUnsafe(raw)), max) || null;
+  const cleaned = cleanName(redactKeyShaped(withoutUnsafe(raw)), max);
+  // A key still there encoded (base64, hex, escaped: an attack review stored them) cannot be cut out: the whole
+  // user agent goes. Only text with an escape or a long run of base64 or hex is read again, so the request path
+  // pays a regular expression for an ordinary user agent.
+  if (ENCODED_RUN.test(cleaned) && holdsApiKey(cleaned)) return WITHHELD_USER_AGENT;
+  return cleaned || null;
 }
+
+const ENCODED_RUN = /[%\\&=]|[A-Za-z0-9+/_-]{24,}/;
+
+/** What is kept of a user agent that held an API key in some encoding. */
+export const WITHHELD_USER_AGENT = "(withheld: it held an API key)";

@@ -15,13 +15,14 @@
 //    applied in this run, after the backfills.
 //    Then `admin accounts:clear-tokens`: GitHub's tokens an instance of the
 //    previous release linked since the last run are emptied.
-// 3. The backfills again, `admin audit:backfill`, and, in the run that
-//    applies audit_chain_seal only, `admin audit:key`: the switch to a keyed
-//    activity chain, which checks every chain and signs the heads. Never in a
-//    later run: an unsigned chain then is either rows an instance of the
-//    previous release added, or a chain rewritten without the key with its
-//    seal cleared, and nothing tells the two apart. Signing it by routine
-//    would launder the second; a person reads it and runs audit:key.
+// 3. The backfills again, `admin audit:backfill`. Never `admin audit:key`,
+//    the switch to a keyed activity chain: the operator runs it once, after
+//    the upgrade's deploy (docs/operations.md). An unsigned chain is either
+//    one written before the switch, rows an instance of the previous release
+//    added, or a chain rewritten without the key with its seal cleared, and
+//    nothing in the database tells them apart (not even which migrations it
+//    says it has: whoever can rewrite the chain can rewrite that table too).
+//    Signing it by routine would launder the last; a person decides.
 // Exit codes: 0 done; 3 only the activity log's steps refused (they name the
 // accounts); anything else, a step failed.
 import { execFileSync } from "node:child_process";
@@ -33,8 +34,6 @@ import pg from "pg";
 import { databaseTarget, type DatabaseTarget } from "../lib/db-target";
 
 // Pairs of migrations that only work apart: `contract` waits for the run after `expand`.
-// The migration that makes the activity chain keyed: audit:key runs in the run that applies it.
-const KEYED_CHAIN = "20261126205248_audit_chain_seal";
 const CONTRACTS = [{ expand: "20261126200433_session_token_hash", contract: "20261126200445_drop_session_token" }];
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -127,8 +126,6 @@ const local = readdirSync(target.migrationsPath, { withFileTypes: true })
   .sort();
 const applied = await appliedMigrations(target);
 const held = heldBack(applied, local);
-// A new database has no chain to sign; one that already has the seal column was switched before.
-const switchesToKeyedChain = applied !== null && !applied.has(KEYED_CHAIN);
 
 if (applied !== null) admin("sessions:hash-tokens");
 if (held.length > 0) migrateDeployWithout(held, local);
@@ -146,7 +143,6 @@ if (held.length > 0 && noOldInstances) {
 }
 try {
   admin("audit:backfill");
-  if (switchesToKeyedChain) admin("audit:key");
 } catch {
   process.exit(3);
 }

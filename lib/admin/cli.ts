@@ -58,9 +58,10 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         (npm run db:deploy runs it after the migrations)
   audit:key [--email E]                 checks every chain (or one's), then signs the heads
                                         not signed with the key yet, accepting their rows as
-                                        they are: read what audit:verify names first. npm run
-                                        db:deploy runs it once, in the upgrade to a keyed chain;
-                                        signs nothing and exits 1 naming them if any fails
+                                        they are: read what audit:verify names first. Run it
+                                        once after the upgrade to a keyed chain (nothing runs it
+                                        for you); signs nothing and exits 1 naming them if any
+                                        fails
   accounts:clear-tokens                 empties GitHub's tokens where an account link still holds
                                         them (npm run db:deploy runs it after the migrations)
   sessions:hash-tokens                  stores the SHA-256 of each session's token where only the

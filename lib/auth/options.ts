@@ -7,7 +7,7 @@ import { headers } from "next/headers";
 import { db } from "../db";
 import { getEnv } from "../env";
 import { log } from "../log";
-import { createPersonalTeam } from "../teams/personal-team";
+import { insertAccount } from "./accounts";
 import { clientIp } from "./client-ip";
 import { cookieOptions, isHttps, sessionCookieName } from "./cookies";
 import { SESSION_ABSOLUTE_LIFETIME_MS } from "./limits";
@@ -28,13 +28,11 @@ function keyportAdapter(): Adapter {
   const adapter = PrismaAdapter(db as never);
   return {
     ...adapter,
-    // An account made by a first GitHub sign-in gets its personal team in the same transaction, as any account.
+    // An account made by a first GitHub sign-in starts as any account does: its chain signed, its personal team made.
     async createUser({ email, emailVerified, name, image }: AdapterUser) {
-      return db.$transaction(async (tx) => {
-        const user = await tx.user.create({ data: { email, emailVerified, name: name ?? null, image: image ?? null } });
-        await createPersonalTeam(tx, user.id);
-        return user;
-      });
+      return db.$transaction((tx) =>
+        insertAccount(tx, { email, emailVerified, name: name ?? null, image: image ?? null }),
+      );
     },
     async linkAccount(account: AdapterAccount) {
       // No bearer secret at rest: Keyport never calls GitHub on the user's behalf, so GitHub's tokens are not kept.

@@ -10,7 +10,7 @@
 // KEYPORT_TEST_MODE=1 with any other database stops start-up
 // (lib/startup-check.ts), so a test setting copied into production fails loudly
 // instead of being ignored.
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -25,10 +25,12 @@ export function isTestDatabaseUrl(url: string, tmpdir = os.tmpdir()): boolean {
     // ".." taken after them (a link named keyport-test-x to a real data folder,
     // or keyport-test-x/link/.., must not pass). A folder that does not exist
     // holds no test database.
-    const folder = realFolder(path.dirname(url.slice("file:".length)));
+    const file = url.slice("file:".length).replace(/\?.*$/, "");
+    const folder = realFolder(path.dirname(file));
     const temporary = realFolder(tmpdir);
     return (
       !!folder &&
+      fileStaysIn(file) &&
       !!temporary &&
       path.isAbsolute(tmpdir) &&
       path.dirname(folder) === temporary &&
@@ -42,6 +44,22 @@ export function isTestDatabaseUrl(url: string, tmpdir = os.tmpdir()): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The database file itself, where it exists: not a link out of the folder (a
+ * link named keyport.db in a test folder to a real database), and not a hard
+ * link, which is the same file as a real database by another name.
+ */
+function fileStaysIn(file: string): boolean {
+  let stat;
+  try {
+    stat = lstatSync(file);
+  } catch {
+    return true; // not made yet: the test helpers make it in the folder checked above
+  }
+  if (stat.isSymbolicLink()) return false;
+  return stat.isFile() && stat.nlink === 1;
 }
 
 function realFolder(folder: string): string | undefined {

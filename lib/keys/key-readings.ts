@@ -1,11 +1,13 @@
 // The ways a server's decoders might read a value, for the checks that ask
-// whether a value holds one of our keys: as sent; unescaped (percent, \u
-// and \x escapes, HTML character references); base64-decoded (whole,
-// without a leading scheme, token by token, a JWT's parts, and from wherever
-// the base64 of "sk_" starts, at any alignment); and hex-decoded from
-// wherever the hex of "sk_" starts. Each is read again, three deep. Decoding is as lenient as any decoder a
-// server might use (extra padding, stray characters, base64url, UTF-16),
-// since a value any of them would read as a key must count.
+// whether a value holds one of our keys: as sent; unescaped (percent, %u, \u
+// and \x escapes, quoted-printable, HTML character references);
+// base64-decoded (whole, without a leading scheme, token by token, a JWT's
+// parts, each from any of the four places on the 4-character grid, so text
+// glued before the base64 cannot shift it out of view); and hex-decoded (every
+// run of hex digits, from either digit). Each is read again, three deep.
+// Decoding is as lenient as any decoder a server might use (extra padding,
+// stray characters, base64url, UTF-16), since a value any of them would read
+// as a key must count.
 //
 // Decodings only: no list of what a sender might do to a key could be whole
 // (docs/security.md). Values we would store get two more (lib/keys/key-in-text.ts).
@@ -13,11 +15,15 @@
 
 const ROUNDS = 3;
 
-function base64Decoded(value: string): string {
-  let clean = value
+/** The base64 alphabet's characters of a value, base64url's mapped to base64's. */
+function base64Characters(value: string): string {
+  return value
     .replace(/-/g, "+")
     .replace(/_/g, "/")
     .replace(/[^A-Za-z0-9+/]/g, "");
+}
+
+function base64Decoded(clean: string): string {
   if (clean.length < 12) return "";
   if (clean.length % 4 === 1) clean = clean.slice(0, -1);
   try {
@@ -28,19 +34,37 @@ function base64Decoded(value: string): string {
   }
 }
 
+/** The text read as base64 from each of the four places on the grid: shifted text is still read. */
+function base64Readings(value: string): string[] {
+  const clean = base64Characters(value);
+  return [0, 1, 2, 3].map((shift) => base64Decoded(clean.slice(shift)));
+}
+
+/** Every run of at least 24 hex digits, decoded from its first digit and from its second. */
+function hexReadings(value: string): string[] {
+  const found: string[] = [];
+  for (const [run] of value.matchAll(/[0-9A-Fa-f]{24,}/g)) {
+    for (const shift of [0, 1]) {
+      const digits = run.slice(shift, shift + ((run.length - shift) & ~1));
+      found.push(digits.replace(/../g, (pair) => String.fromCharCode(parseInt(pair, 16))).replace(/\0/g, ""));
+    }
+  }
+  return found;
+}
+
 const ENTITIES: Record<string, string> = { lowbar: "_", UnderBar: "_", amp: "&", quot: '"', apos: "'" };
 
 function codePoint(code: number): string {
   return code <= 0x10ffff ? String.fromCodePoint(code) : "";
 }
 
-/** Percent, backslash and HTML escapes undone in one pass, each where it stands. */
+/** Percent, %u, backslash, quoted-printable and HTML escapes undone in one pass, each where it stands. */
 function unescaped(value: string): string {
   return value.replace(
-    /%([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|&#[xX]([0-9A-Fa-f]{1,6});?|&#([0-9]{1,7});?|&(lowbar|UnderBar|amp|quot|apos);/g,
-    (_, percent?: string, braced?: string, u?: string, x?: string, hexRef?: string, decRef?: string, name?: string) => {
-      if (percent) return String.fromCharCode(parseInt(percent, 16));
-      const hex = braced ?? u ?? x ?? hexRef;
+    /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|=([0-9A-F]{2})|&#[xX]([0-9A-Fa-f]{1,6});?|&#([0-9]{1,7});?|&(lowbar|UnderBar|amp|quot|apos);/g,
+    (_, ...groups: (string | undefined)[]) => {
+      const [percentU, percent, braced, u, x, quoted, hexRef, decRef, name] = groups;
+      const hex = percentU ?? percent ?? braced ?? u ?? x ?? quoted ?? hexRef;
       if (hex) return codePoint(parseInt(hex, 16));
       if (decRef) return codePoint(parseInt(decRef, 10));
       return ENTITIES[name!]!;
@@ -48,88 +72,56 @@ function unescaped(value: string): string {
   );
 }
 
-// Where the base64 of "sk_" sits in a longer base64 text, for each of the
-// three byte offsets it can start at: the characters that depend on those
-// three bytes alone, and how far before them the 4-character group starts.
-const SK_BASE64 = [0, 1, 2].map((offset) => {
-  const encoded = btoa("\0".repeat(offset) + "sk_");
-  const start = Math.ceil((8 * offset) / 6);
-  return { text: encoded.slice(start, Math.floor((8 * (offset + 3)) / 6)), back: start };
-});
-// A key is 45 characters: 64 base64 characters hold it after up to 3 bytes before it.
-const WINDOW = 64;
-
-/**
- * Base64 read from every place "sk_" could start, whatever came before it:
- * a key encoded after a prefix that is not a multiple of three bytes, or
- * text glued before the base64, is not on the 4-character grid of the whole.
- */
-function base64FromKeyPrefix(value: string): string[] {
-  const clean = value
-    .replace(/-/g, "+")
-    .replace(/_/g, "/")
-    .replace(/[^A-Za-z0-9+/]/g, "");
-  const found: string[] = [];
-  for (const { text, back } of SK_BASE64) {
-    for (let at = clean.indexOf(text); at !== -1; at = clean.indexOf(text, at + 1)) {
-      if (at >= back) found.push(base64Decoded(clean.slice(at - back, at - back + WINDOW)));
-    }
+/** Whether a reading looks like text (nine in ten characters printable ASCII): only text is read again. */
+function looksLikeText(text: string): boolean {
+  let printable = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code >= 0x20 && code < 0x7f) || code === 0x09 || code === 0x0a || code === 0x0d) printable++;
   }
-  return found;
+  return printable * 10 >= text.length * 9;
 }
 
-/** Hex read from every place the hex of "sk_" starts (either case, any alignment): a key's 45 bytes. */
-function hexFromKeyPrefix(value: string): string[] {
-  const found: string[] = [];
-  // Zero-width, so a match starting inside another is found too (a decoy prefix cannot hide the key after it).
-  for (const match of value.matchAll(/(?=(736b5f[0-9a-f]{84}))/gi)) {
-    found.push(match[1]!.replace(/../g, (pair) => String.fromCharCode(parseInt(pair, 16))));
-  }
-  return found;
-}
-
-/**
- * One round of readings of a value, without the value itself: those to read
- * again, and those read from where "sk_" starts, already plain text there,
- * which are only looked at.
- */
-function readings(value: string): { again: string[]; plain: string[] } {
+/** One round of readings of a value, without the value itself. */
+function readings(value: string): string[] {
   const withoutScheme = value.replace(/^\s*[A-Za-z][\w-]*\s+/, "");
   // "." splits a JWT's parts, each base64url on its own grid.
   const tokens = value.split(/[\s,;:="'.]+/).filter((token) => token.length >= 12);
   // Often the same text twice (a value without a scheme, or of one token): decoded once.
   const encoded = new Set([value.replace(/\s+/g, ""), withoutScheme.replace(/\s+/g, ""), ...tokens]);
-  return {
-    again: [unescaped(value), ...[...encoded].map(base64Decoded)].filter((reading) => reading && reading !== value),
-    plain: [...base64FromKeyPrefix(value), ...hexFromKeyPrefix(value)],
-  };
+  return [unescaped(value), ...[...encoded].flatMap(base64Readings), ...hexReadings(value)].filter(
+    (reading) => reading && reading !== value,
+  );
 }
 
 /**
- * Whether `test` holds for the value or any reading of it. Linear in the
- * value's length: each reading is no longer than the text it was read from,
- * and the per-token readings split it into disjoint parts, so one round's
- * readings to read again add up to at most 3.25 times the round before, and
- * three rounds to about 50 times the value; those read from a key prefix are
- * 48 characters each, at most one per place the prefix starts, and are not
- * read again. No reading is dropped to save time (a cap on their number let
- * 70 junk tokens push a key's token out of view); `test` must be linear too.
+ * Whether `test` holds for the value or any reading of it, three deep. Each
+ * reading is no longer than the text it was read from, so the work is linear
+ * in the value's length. A reading that is not text (random bytes: base64
+ * read off its grid, or a token that was never base64) is looked at but not
+ * read again, so a value's readings add up to a few times its length. With
+ * `budget`, they may add up to at most that many times the value (plus 4
+ * KiB): a value that needs more is treated as holding a key, unread, as a
+ * value too long to read is (lib/auth/api-key-headers.ts). No reading is ever
+ * skipped to save time (a cap on their number let 70 junk tokens push a key's
+ * token out of view); `test` must be linear too.
  */
-export function someReading(value: string, test: (text: string) => boolean): boolean {
+export function someReading(value: string, test: (text: string) => boolean, budget = Infinity): boolean {
   const seen = new Set([value]);
   let current = [value];
+  let left = budget * value.length + 4096;
   for (let round = 0; round <= ROUNDS && current.length > 0; round++) {
     if (current.some(test)) return true;
     if (round === ROUNDS) break;
     const next: string[] = [];
     for (const text of current) {
-      const { again, plain } = readings(text);
-      if (plain.some(test)) return true;
-      // A reading already looked at adds nothing (unescaping plain text gives the text back).
-      for (const reading of again) {
+      for (const reading of readings(text)) {
         if (seen.has(reading)) continue;
         seen.add(reading);
-        next.push(reading);
+        left -= reading.length;
+        if (left < 0) return true;
+        if (looksLikeText(reading)) next.push(reading);
+        else if (test(reading)) return true;
       }
     }
     current = next;

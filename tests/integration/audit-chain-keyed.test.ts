@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { chainHash, keyedHash, type ChainedRow } from "@/lib/audit-chain";
 import { exportChain } from "@/lib/audit-chain-store";
 import { auditChainKey } from "@/lib/audit-key";
+import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
@@ -53,6 +54,14 @@ async function accountBeforeTheSwitch(count = 4) {
   const user = await bareAccount(email);
   for (let i = 0; i < count; i++) await writeUnkeyed(user.id, "auth.sessions_ended", { count: i });
   return { email, userId: user.id };
+}
+
+/** An account as the app makes one since the switch: no rows, its empty chain signed. */
+async function accountInTheApp() {
+  const email = `keyed-app-${Date.now()}-${counter++}@example.com`;
+  const made = await createAccount(email, "a long enough password");
+  if (!made.ok) throw new Error(made.error);
+  return { email, userId: made.userId };
 }
 
 /** Activity the app writes now: a key made and revoked (two rows, keyed). */
@@ -155,7 +164,7 @@ describe("the switch on a chain written before it", () => {
 
 describe("a keyed chain", () => {
   it("fails a signed row changed, whatever hash is written for it without the key", async () => {
-    const { email, userId } = await accountBeforeTheSwitch(0);
+    const { email, userId } = await accountInTheApp();
     await actInTheApp(userId);
     await actInTheApp(userId);
     await rewriteWithoutKey(userId, 2, { ip: "192.0.2.67" });
@@ -176,7 +185,7 @@ describe("a keyed chain", () => {
   });
 
   it("fails rows cut off the end with the head moved back to the last row left", async () => {
-    const { email, userId } = await accountBeforeTheSwitch(0);
+    const { email, userId } = await accountInTheApp();
     for (let i = 0; i < 3; i++) await actInTheApp(userId);
     const all = await rows(userId);
     await db.auditEvent.deleteMany({ where: { userId, seq: { gt: 4 } } });
@@ -189,7 +198,7 @@ describe("a keyed chain", () => {
   });
 
   it("reports rows an instance without the key added (a rolling deploy) until a person signs them", async () => {
-    const { email, userId } = await accountBeforeTheSwitch(0);
+    const { email, userId } = await accountInTheApp();
     await actInTheApp(userId);
     await writeUnkeyed(userId, "auth.sessions_ended", { count: 1 });
     const checked = await verify(email);
@@ -207,7 +216,7 @@ describe("a keyed chain", () => {
   });
 
   it("is not laundered by the app: rewritten without the key and its seal cleared, it stays unsigned", async () => {
-    const { email, userId } = await accountBeforeTheSwitch(0);
+    const { email, userId } = await accountInTheApp();
     await actInTheApp(userId);
     await actInTheApp(userId);
     expect((await verify(email)).code).toBe(0);
@@ -228,6 +237,28 @@ describe("a keyed chain", () => {
     await actInTheApp(userId);
     expect((await db.user.findUniqueOrThrow({ where: { id: userId } })).auditSeal).toBe("x");
     expect((await verify(email)).code).toBe(1);
+  });
+});
+
+describe("an emptied chain", () => {
+  it("passes for an account that did nothing yet (the control), and is reported once emptied", async () => {
+    const { email, userId } = await accountInTheApp();
+    expect(await verify(email)).toMatchObject({ code: 0 });
+    await actInTheApp(userId);
+    await actInTheApp(userId);
+    // Every row deleted and the head set back to nothing, the seal kept: the seal names a row that is gone.
+    await db.auditEvent.deleteMany({ where: { userId } });
+    await db.user.update({ where: { id: userId }, data: { auditSeq: 0, auditHash: "" } });
+    expect((await verify(email)).stderr).toContain(
+      "rows 1 to 4 were removed from the end (the signed head names row 4)",
+    );
+    // The seal cleared too (found by an attack review: this passed, and the next action signed a fresh chain).
+    await db.user.update({ where: { id: userId }, data: { auditSeal: "" } });
+    expect((await verify(email)).stderr).toContain("carries no signature of the deployment's key");
+    await actInTheApp(userId);
+    const checked = await verify(email);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("carries no signature of the deployment's key");
   });
 });
 
@@ -273,7 +304,7 @@ describe("an export checked offline", () => {
   });
 
   it("needs the deployment's ENCRYPTION_KEY for a signed export", async () => {
-    const { userId } = await accountBeforeTheSwitch(0);
+    const { userId } = await accountInTheApp();
     await actInTheApp(userId);
     const file = await exportFile(userId);
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {

@@ -50,6 +50,11 @@ describe("holdsApiKey", () => {
     ["behind an HTML character reference", KEY.replace(/^s/, "&#115;")],
     ["base64 glued to a name, off its grid", `notes${Buffer.from(`x${KEY}`).toString("base64")}.txt`],
     ["split by a space", `${KEY.slice(0, 20)} ${KEY.slice(20)}.txt`],
+    // Second round: an encoding inside another, and escapes the first round did not read.
+    ["hex of base64", Buffer.from(btoa(KEY)).toString("hex")],
+    ["hex of UTF-16", Buffer.from(KEY, "utf16le").toString("hex")],
+    ["behind %u escapes", KEY.replace(/_/g, "%u005F")],
+    ["quoted-printable", KEY.replace(/_/g, "=5F")],
     ["in a JWT's payload", `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify({ k: KEY })).toString("base64url")}.`],
   ])("finds a key %s", (_how, text) => expect(holdsApiKey(text)).toBe(true));
 

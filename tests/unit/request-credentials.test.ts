@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { maxHeaderSize } from "node:http";
-import { carriesApiKey, holdsKeyShapedToken, MAX_READ } from "@/lib/auth/api-key-headers";
+import { carriesApiKey, holdsKeyShapedToken, MAX_READ, READING_BUDGET } from "@/lib/auth/api-key-headers";
+import { someReading } from "@/lib/keys/key-readings";
 import { generateApiKey } from "@/lib/keys/format";
 import { clientIp, PEER_IP_HEADER } from "@/lib/auth/client-ip";
 
@@ -59,6 +60,19 @@ describe("carriesApiKey", () => {
     [{ authorization: `Basic QUJD${btoa(`u:${KEY}`)}`.replace("QUJD", "Q") }],
     [{ authorization: `Basic ${btoa(`ab${KEY}`)}` }],
     [{ authorization: `Basic ${btoa(`a${KEY}`)}` }],
+    // Second round of the attack review: encodings inside encodings, and names the list of credential names missed.
+    [{ "x-auth-token": Buffer.from(btoa(KEY)).toString("hex") }],
+    [{ "x-auth-token": Buffer.from(encodeURIComponent(KEY).replace(/_/g, "%5F")).toString("hex").toUpperCase() }],
+    [{ "x-auth-token": Buffer.from(KEY, "utf16le").toString("hex") }],
+    [{ "x-auth-token": Buffer.from(KEY, "utf16le").swap16().toString("hex") }],
+    [{ "x-auth-token": `A${Buffer.from(KEY, "utf16le").toString("base64")}` }],
+    [{ "x-auth-token": `Q${btoa(KEY.replace(/_/g, "%5F"))}` }],
+    [{ "x-auth-token": `Zm${btoa(Buffer.from(KEY).toString("hex"))}` }],
+    [{ "x-auth-token": KEY.replace(/_/g, "%u005F") }],
+    [{ "x-auth-token": KEY.replace(/_/g, "=5F") }],
+    ...["x-pass", "x-pwd", "x-creds", "x-api", "x-sk", "x-access", "x-bearer", "x-session", "x-signature"].map(
+      (name) => [{ [name]: KEY }],
+    ),
     [{ "x-api-key": "sk_dev_x" }],
     [{ "X-API-KEY": "" }],
     [{ authorization: "Bearer sk_prod_x" }],
@@ -85,7 +99,7 @@ describe("carriesApiKey", () => {
     [{ authorization: "Bearerish" }],
     [{ authorization: `Basic ${"A".repeat(150)}` }],
     [{ "x-csrf-token": "sk_dev_notes" }],
-    // Not a credential header by name; see CREDENTIAL_HEADER on why a cookie is not read.
+    // The two headers a third party can fill; see UNREAD_HEADERS on why they are not read.
     [{ cookie: `keyport.session=abc; planted=${KEY}` }],
     [{ referer: `https://example.com/?key=${KEY}` }],
     // The new readings do not see keys in ordinary values.
@@ -151,5 +165,28 @@ describe("clientIp", () => {
   it("falls back to the peer when a trusted proxy sent no X-Forwarded-For", () => {
     expect(clientIp(headers(), 1)).toBe("10.0.0.2");
     expect(clientIp(new Headers(), 0)).toBe("unknown");
+  });
+});
+
+describe("the reading budget", () => {
+  it("lets ordinary values through well under it: a large JWT, a cookie-like list, long base64", () => {
+    const part = (value: object | Buffer) =>
+      (Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value))).toString("base64url");
+    const groups = Array.from({ length: 600 }, (_, i) => `group-${i}`);
+    const jwt = `${part({ alg: "RS256", kid: "k1" })}.${part({ sub: "user-42", groups })}.${part(randomBytes(256))}`;
+    expect(jwt.length).toBeGreaterThan(8_000);
+    for (const value of [
+      jwt,
+      Array.from({ length: 40 }, (_, i) => `c${i}=${randomBytes(30).toString("base64")}`).join("; "),
+      randomBytes(12_000).toString("base64"),
+    ]) {
+      expect(someReading(value, () => false, READING_BUDGET / 2)).toBe(false);
+    }
+  });
+
+  it("takes a value that needs more than its budget as holding a key, unread", () => {
+    const value = `Basic ${randomBytes(6_000).toString("base64")}`;
+    expect(someReading(value, () => false)).toBe(false);
+    expect(someReading(value, () => false, 0.5)).toBe(true);
   });
 });

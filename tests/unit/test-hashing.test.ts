@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,6 +13,12 @@ for (const folder of ["keyport-test-Ab12Cd/nested", "keyport-e2e-x9Y8z7", "keypo
 // A test-looking name that leads to a real data folder, and a link inside a test folder whose ".." leaves it.
 symlinkSync(path.join(tmp, "data"), path.join(tmp, "keyport-test-Link01"));
 symlinkSync(path.join(tmp, "data", "inner"), path.join(tmp, "keyport-test-Ab12Cd", "up"));
+// A real database, and a test folder whose database file is a link to it, or a hard link (found by an attack review).
+writeFileSync(path.join(tmp, "data", "keyport.db"), "");
+mkdirSync(path.join(tmp, "keyport-test-Files1"));
+symlinkSync(path.join(tmp, "data", "keyport.db"), path.join(tmp, "keyport-test-Files1", "linked.db"));
+linkSync(path.join(tmp, "data", "keyport.db"), path.join(tmp, "keyport-test-Files1", "hard.db"));
+writeFileSync(path.join(tmp, "keyport-test-Files1", "own.db"), "");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("which databases count as the test suite's own", () => {
@@ -21,6 +27,8 @@ describe("which databases count as the test suite's own", () => {
     `file:${tmp}/keyport-test-Ab12Cd/worker-3.db`,
     `file:${tmp}/keyport-e2e-x9Y8z7/e2e.db`,
     `file:${tmp}/keyport-e2e-x9Y8z7/e2e.db?mode=rwc`,
+    // The control for the links below: a database file of the folder's own.
+    `file:${tmp}/keyport-test-Files1/own.db`,
     "postgresql://postgres:postgres@127.0.0.1:5432/keyport_test_0a1b2c3d4e5f",
     "postgres://postgres@localhost/keyport_test_0a1b2c3d4e5f_w2",
   ])("%s is", (url) => expect(isTestDatabaseUrl(url, tmp)).toBe(true));
@@ -37,6 +45,8 @@ describe("which databases count as the test suite's own", () => {
     // Links are followed as SQLite follows them.
     `file:${tmp}/keyport-test-Link01/keyport.db`,
     `file:${tmp}/keyport-test-Ab12Cd/up/../keyport.db`,
+    `file:${tmp}/keyport-test-Files1/linked.db`,
+    `file:${tmp}/keyport-test-Files1/hard.db`,
     "postgresql://postgres@127.0.0.1:5432/keyport",
     "postgresql://postgres@db.example.com:5432/keyport_test_0a1b",
     "postgresql://postgres@localhost/keyport_test_0a1b?host=db.internal",

@@ -60,9 +60,9 @@ export default function SessionsAndKeysPage() {
               <p>
                 A request to any path outside the public API that carries an API key is refused with <code>403</code>,
                 whether or not it also has a session cookie, before anything else runs. That means either header, and
-                also a key anywhere in <code>Authorization</code>, <code>Proxy-Authorization</code> or any header named
-                for a key, token or secret, under any other scheme (even inside <code>Basic</code>), however long the
-                value. This is the response (besides the security headers every response carries):
+                also a key anywhere in any other header but <code>Cookie</code> and <code>Referer</code> (which other
+                sites can set), under any scheme or encoding (even inside <code>Basic</code>, base64 or hex), however
+                long the value. This is the response (besides the security headers every response carries):
               </p>
               <CodeBlock
                 code={errorExample("api_key_not_allowed", baseUrl)}
@@ -119,7 +119,7 @@ export default function SessionsAndKeysPage() {
               </ul>
               <p>
                 A live key reported either way is revoked at once, and its owner is told by email and on the dashboard;
-                no replacement is made without them. Both still refuse a request with a key in a credential header (
+                no replacement is made without them. Both still refuse a request with a key in a header (
                 <code>403 api_key_not_allowed</code>), and a session cookie gains nothing there.
               </p>
             </>

@@ -1,0 +1,34 @@
+// A user agent is stored with every session, activity row and request log
+// row (lib/text.ts cleanUserAgent): a key in it, plain or encoded, is never
+// stored. An attack review stored base64, percent-escaped and hex keys.
+import { describe, expect, it } from "vitest";
+import { generateApiKey } from "@/lib/keys/format";
+import { cleanUserAgent, WITHHELD_USER_AGENT } from "@/lib/text";
+
+// Generated, never a key-shaped literal in the repo.
+const KEY = generateApiKey("dev");
+
+describe("cleanUserAgent", () => {
+  it("redacts a plain key and keeps the rest", () => {
+    expect(cleanUserAgent(`curl/8.5.0 ${KEY}`)).toBe("curl/8.5.0 sk_dev_[redacted]");
+  });
+
+  it.each([
+    ["base64", `Mozilla/5.0 ${Buffer.from(KEY).toString("base64")}`],
+    ["percent-escaped", `sdk/1.0 ${KEY.replace(/_/g, "%5F")}`],
+    ["hex", `sdk/1.0 (${Buffer.from(KEY).toString("hex")})`],
+    ["hex of base64", `sdk/1.0 ${Buffer.from(btoa(KEY)).toString("hex")}`],
+    ["behind %u escapes", `sdk/1.0 ${KEY.replace(/_/g, "%u005F")}`],
+  ])("withholds the whole user agent when a key is in it %s", (_how, userAgent) => {
+    expect(cleanUserAgent(userAgent)).toBe(WITHHELD_USER_AGENT);
+  });
+
+  it.each([
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
+    "curl/8.5.0",
+    "aws-sdk-js/3.600.0 ua/2.1 os/linux#6.1 lang/js md/nodejs#20.20.2 api/s3#3.600.0 m/E,N",
+    "ci-runner/2.0 build/5f2b9c1e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c (sk_dev_notes2024)",
+  ])("keeps an ordinary user agent: %s", (userAgent) => {
+    expect(cleanUserAgent(userAgent)).not.toBe(WITHHELD_USER_AGENT);
+  });
+});
