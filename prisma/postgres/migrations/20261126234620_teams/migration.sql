@@ -1,8 +1,9 @@
 -- Teams (lib/teams/): a team owns keys, files and generations. Every
 -- existing account gets its personal team, named "Personal", with a slug that
 -- never changes ("personal-" and 12 random hex digits: never derived from an
--- email), the account as its owner; its keys, files and generations move into
--- it. Filling ApiKey."teamId" raises each key's version (its trigger counts
+-- email), the account as its owner. Its keys, files and generations move
+-- into it. (No semicolon may appear in a comment here: Prisma's PostgreSQL
+-- adapter splits a migration at every one.) Filling ApiKey."teamId" raises each key's version (its trigger counts
 -- every column), so no instance's cache keeps a key without its team.
 
 -- CreateTable
