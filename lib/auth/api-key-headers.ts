@@ -1,7 +1,7 @@
 // Does a request carry an API key? Used by the proxy and by the session guard
 // to keep keys off every internal route. Deliberately broad and database-free:
 // any X-API-Key header or Bearer credential counts, valid or not, and so does
-// any key-shaped token in any header but Cookie and Referer, whatever its scheme or encoding
+// any key-shaped token in any header but Cookie, Referer and User-Agent, whatever its scheme or encoding
 // (lib/keys/key-readings.ts): the rule is about what a request carries, not
 // only about the two header forms the public API accepts.
 
@@ -27,13 +27,15 @@ export function holdsKeyShapedToken(value: string): boolean {
   return value.length > MAX_READ || someReading(value, (text) => KEY_SHAPED.test(text), READING_BUDGET);
 }
 
-// Every header is read but two that a third party can put in the owner's
+// Every header is read but three. Two a third party can put in the owner's
 // browser's requests: Cookie (a sibling site can plant one: cookie tossing)
-// and Referer (a page can send its whole address with a link to us). One
+// and Referer (a page can send its whole address with a link to us); one
 // holding key-shaped text would lock the owner out of the portal, revoking
-// included. A list of credential header names was tried first: an attack
-// review found names it missed (X-Pass, X-Creds, X-Sk...).
-const UNREAD_HEADERS = new Set(["cookie", "referer"]);
+// included. And User-Agent, which names a client and carries no credential:
+// what it says is stored with a key in it redacted or withheld
+// (cleanUserAgent in lib/text.ts). A list of credential header names was
+// tried first: an attack review found names it missed (X-Pass, X-Creds, X-Sk...).
+const UNREAD_HEADERS = new Set(["cookie", "referer", "user-agent"]);
 
 export function carriesApiKey(headers: Headers): boolean {
   if (headers.has("x-api-key")) return true;

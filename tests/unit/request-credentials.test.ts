@@ -99,8 +99,9 @@ describe("carriesApiKey", () => {
     [{ authorization: "Bearerish" }],
     [{ authorization: `Basic ${"A".repeat(150)}` }],
     [{ "x-csrf-token": "sk_dev_notes" }],
-    // The two headers a third party can fill; see UNREAD_HEADERS on why they are not read.
+    // The two headers a third party can fill, and the client's name; see UNREAD_HEADERS on why they are not read.
     [{ cookie: `keyport.session=abc; planted=${KEY}` }],
+    [{ "user-agent": `curl/8.5.0 ${KEY}` }],
     [{ referer: `https://example.com/?key=${KEY}` }],
     // The new readings do not see keys in ordinary values.
     [{ "x-request-key": "550e8400-e29b-41d4-a716-446655440000" }],

@@ -61,8 +61,9 @@ export default function SessionsAndKeysPage() {
                 A request to any path outside the public API that carries an API key is refused with <code>403</code>,
                 whether or not it also has a session cookie, before anything else runs. That means either header, and
                 also a key anywhere in any other header but <code>Cookie</code> and <code>Referer</code> (which other
-                sites can set), under any scheme or encoding (even inside <code>Basic</code>, base64 or hex), however
-                long the value. This is the response (besides the security headers every response carries):
+                sites can set) and <code>User-Agent</code>, under any scheme or encoding (even inside <code>Basic</code>
+                , base64 or hex), however long the value. This is the response (besides the security headers every
+                response carries):
               </p>
               <CodeBlock
                 code={errorExample("api_key_not_allowed", baseUrl)}
