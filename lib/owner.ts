@@ -1,12 +1,20 @@
 import type { KeyEnvironment } from "./keys/format";
 
 /**
- * Who owns what the public API creates: the key's user and environment. Every
- * query for files and generations puts both in its where, so a dev key never
- * sees what a prod key made, and one user never sees another's.
+ * Who owns what the public API creates: the key's team, user and
+ * environment. Every query for files and generations puts the user and the
+ * environment in its where, so a dev key never sees what a prod key made, and
+ * one user never sees another's. The team is stored with each row (teams
+ * issue: a team's keys will share them).
  */
 export interface Owner {
+  teamId: string;
   userId: string;
   environment: KeyEnvironment;
   apiKeyId: string;
+}
+
+/** What a key's requests own: its team, its user, its environment, and the key itself. */
+export function ownerOf(key: { id: string; teamId: string; userId: string; environment: KeyEnvironment }): Owner {
+  return { teamId: key.teamId, userId: key.userId, environment: key.environment, apiKeyId: key.id };
 }

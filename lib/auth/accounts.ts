@@ -2,6 +2,7 @@ import "server-only";
 import { recordAudit, sealNewChain } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
+import { createPersonalTeam } from "../teams/personal-team";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "./attempts";
 import { dummyPasswordHash, PasswordCheckBusy, passwordHasher, weakerThanCurrent } from "./password";
 
@@ -30,6 +31,30 @@ export async function createAccountAsOperator(
   return result;
 }
 
+type AccountTx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
+
+/**
+ * The rows every new account starts with, in the caller's transaction: the
+ * user, its signed empty activity chain, and its personal team. Every way an
+ * account is made goes through here (sign-up, the operator CLI, a first
+ * GitHub sign-in in lib/auth/options.ts).
+ */
+export async function insertAccount(
+  tx: AccountTx,
+  data: {
+    email: string;
+    passwordHash?: string;
+    emailVerified?: Date | null;
+    name?: string | null;
+    image?: string | null;
+  },
+) {
+  const user = await tx.user.create({ data });
+  await sealNewChain(tx, user.id);
+  await createPersonalTeam(tx, user.id);
+  return user;
+}
+
 /**
  * Creates an account (the email already normalised): the last step of a web
  * sign-up (lib/auth/sign-up.ts, with the hash made at its first step), the
@@ -47,8 +72,7 @@ export async function createAccount(
   const passwordHash = typeof password === "string" ? await passwordHasher.hash(password) : password.passwordHash;
   try {
     const user = await db.$transaction(async (tx) => {
-      const created = await tx.user.create({ data: { email, passwordHash }, select: { id: true } });
-      await sealNewChain(tx, created.id);
+      const created = await insertAccount(tx, { email, passwordHash });
       if (operator) {
         await recordAudit(tx, { userId: created.id, ip: null, userAgent: operator }, "auth.account_created", null, {
           by: operator,

@@ -4,10 +4,10 @@ import type { NextAuthOptions } from "next-auth";
 import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
 import GitHubProvider from "next-auth/providers/github";
 import { headers } from "next/headers";
-import { sealNewChain } from "../audit";
 import { db } from "../db";
 import { getEnv } from "../env";
 import { log } from "../log";
+import { insertAccount } from "./accounts";
 import { clientIp } from "./client-ip";
 import { cookieOptions, isHttps, sessionCookieName } from "./cookies";
 import { SESSION_ABSOLUTE_LIFETIME_MS } from "./limits";
@@ -28,13 +28,11 @@ function keyportAdapter(): Adapter {
   const adapter = PrismaAdapter(db as never);
   return {
     ...adapter,
-    // An account made by a first GitHub sign-in starts with its activity chain signed, as any account.
+    // An account made by a first GitHub sign-in starts as any account does: its chain signed, its personal team made.
     async createUser({ email, emailVerified, name, image }: AdapterUser) {
-      return db.$transaction(async (tx) => {
-        const user = await tx.user.create({ data: { email, emailVerified, name: name ?? null, image: image ?? null } });
-        await sealNewChain(tx, user.id);
-        return user;
-      });
+      return db.$transaction((tx) =>
+        insertAccount(tx, { email, emailVerified, name: name ?? null, image: image ?? null }),
+      );
     },
     async linkAccount(account: AdapterAccount) {
       // No bearer secret at rest: Keyport never calls GitHub on the user's behalf, so GitHub's tokens are not kept.

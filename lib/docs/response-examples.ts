@@ -22,7 +22,13 @@ export interface ResponseExample {
 }
 
 const EXAMPLE_TIME = new Date("2026-11-02T09:30:00Z");
-const EXAMPLE_KEY = { id: "example", publicId: "key_example", userId: "example", environment: "dev" as const };
+const EXAMPLE_KEY = {
+  id: "example",
+  publicId: "key_example",
+  teamId: "example",
+  userId: "example",
+  environment: "dev" as const,
+};
 
 /** The handler's answer to the example's input, validated and parsed as the gate's call would be. */
 async function callHandler(route: PublicRoute, handler: RouteHandler): Promise<unknown> {

@@ -86,6 +86,7 @@ export async function saveUpload(owner: Owner, file: ReceivedFile, purpose: stri
       return tx.storedFile.create({
         data: {
           id,
+          teamId: owner.teamId,
           userId: owner.userId,
           environment: owner.environment,
           filename: cleanName(file.filename, 255) || "upload",

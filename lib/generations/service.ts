@@ -60,6 +60,7 @@ export async function createGeneration(
       const generation = await tx.generation.create({
         data: {
           id: newGenerationId(),
+          teamId: owner.teamId,
           userId: owner.userId,
           environment: owner.environment,
           apiKeyId: owner.apiKeyId,

@@ -16,6 +16,8 @@ import { withFields } from "../with-fields";
 export interface KnownKey {
   id: string;
   publicId: string;
+  /** The team that owns the key, and the member who made it. */
+  teamId: string;
   userId: string;
   environment: KeyEnvironment;
   revokedAt: Date | null;
@@ -48,6 +50,7 @@ export interface KeyStore {
 interface KeyRow {
   id: string;
   publicId: string;
+  teamId: string;
   userId: string;
   environment: string;
   revokedAt: Date | string | number | null;
@@ -66,6 +69,7 @@ interface KeyRow {
 const KEY_COLUMNS: readonly (keyof KeyRow)[] = [
   "id",
   "publicId",
+  "teamId",
   "userId",
   "environment",
   "revokedAt",
@@ -96,6 +100,7 @@ function toKnownKey(row: KeyRow): KnownKey {
   return {
     id: row.id,
     publicId: row.publicId,
+    teamId: row.teamId,
     userId: row.userId,
     environment: row.environment as KeyEnvironment,
     revokedAt: toDate(row.revokedAt),

@@ -5,6 +5,7 @@ import { getEnv } from "../env";
 import { rateLimits } from "../env-schema";
 import { log } from "../log";
 import { queueKeyChanged, queueKeyReportedLeaked } from "../mail/account-notices";
+import { personalTeamId } from "../teams/personal-team";
 import { keyDigest } from "./digest";
 import { keyNotFound, keyRefused } from "./errors";
 import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
@@ -97,12 +98,19 @@ function refuseLimitAboveDefault(
   }
 }
 
-async function insertKey(tx: Tx, userId: string, input: NewKey, now: Date) {
+/** A key's owners: the team it belongs to, and the member who made it (or whose key it replaces). */
+interface KeyOwners {
+  teamId: string;
+  userId: string;
+}
+
+async function insertKey(tx: Tx, owners: KeyOwners, input: NewKey, now: Date) {
   const secret = generateApiKey(input.environment);
   const row = await tx.apiKey.create({
     data: {
       publicId: newKeyId(),
-      userId,
+      teamId: owners.teamId,
+      userId: owners.userId,
       environment: input.environment,
       label: input.label,
       digest: keyDigest(secret),
@@ -153,7 +161,8 @@ export async function createKey(
       );
     }
     const rateLimitByOperator = Boolean(policy.allowAboveDefaultLimit) && restrictions.rateLimit !== null;
-    const { row, secret } = await insertKey(tx, actor.userId, { ...input, restrictions, rateLimitByOperator }, now);
+    const owners = { teamId: await personalTeamId(tx, actor.userId), userId: actor.userId };
+    const { row, secret } = await insertKey(tx, owners, { ...input, restrictions, rateLimitByOperator }, now);
     await recordAudit(tx, actor, "key.created", row.publicId, {
       environment: input.environment,
       label: input.label,
@@ -254,7 +263,7 @@ export async function rotateKey(
       throw keyRefused("A decoy key is never used, so there is nothing to rotate: revoke it, or create another.");
     const { row, secret } = await insertKey(
       tx,
-      actor.userId,
+      old,
       {
         label: old.label,
         environment: old.environment as KeyEnvironment,
@@ -366,7 +375,7 @@ export async function revokeLeaked(
     if (!successorId && report.replace) {
       const { row, secret } = await insertKey(
         tx,
-        actor.userId,
+        key,
         {
           label: key.label,
           environment: key.environment as KeyEnvironment,

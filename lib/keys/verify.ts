@@ -11,6 +11,7 @@ import { keyStatus } from "./status";
 export type VerifiedKey = {
   id: string;
   publicId: string;
+  teamId: string;
   userId: string;
   environment: KeyEnvironment;
   lastUsedAt: Date | null;

@@ -13,7 +13,7 @@ import { publicRoutes, type RegisteredRoute, type RouteName } from "./routes";
 // rest over raw to `run`.
 
 /** The verified key a request carries, as a handler sees it: the domain's VerifiedKey, narrowed. */
-export type CallerKey = Pick<VerifiedKey, "id" | "publicId" | "userId" | "environment">;
+export type CallerKey = Pick<VerifiedKey, "id" | "publicId" | "teamId" | "userId" | "environment">;
 
 /** What the gate hands over: the request, its key, and its inputs not yet validated. */
 export interface RawInput {

@@ -208,7 +208,7 @@ function runHandler(
     routeHandlers[route.name].run({
       request,
       requestId: trace.requestId,
-      key: { id: key.id, publicId: key.publicId, userId: key.userId, environment: key.environment },
+      key: { id: key.id, publicId: key.publicId, teamId: key.teamId, userId: key.userId, environment: key.environment },
       params: pathParams(route, url.pathname),
       query: Object.fromEntries(url.searchParams),
       body,
@@ -293,6 +293,7 @@ export function asFetchHandler(gate: GateHandler): PublicApiHandler {
 const BASELINE_KEY: VerifiedKey = {
   id: "baseline",
   publicId: "key_baseline",
+  teamId: "baseline",
   userId: "baseline",
   environment: "dev",
   lastUsedAt: null,

@@ -12,6 +12,7 @@ import { chainHash, keyedHash, type ChainedRow } from "@/lib/audit-chain";
 import { exportChain } from "@/lib/audit-chain-store";
 import { auditChainKey } from "@/lib/audit-key";
 import { createAccount } from "@/lib/auth/accounts";
+import { createPersonalTeam } from "@/lib/teams/personal-team";
 import { db } from "@/lib/db";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
@@ -50,7 +51,9 @@ async function writeUnkeyed(userId: string, action: string, details: object) {
 /** An account whose whole history the previous release wrote: `count` rows, no seal. */
 async function accountBeforeTheSwitch(count = 4) {
   const email = `keyed-${Date.now()}-${counter++}@example.com`;
+  // Its personal team, as the teams migration gave every account; no seal, as before the switch.
   const user = await db.user.create({ data: { email }, select: { id: true } });
+  await createPersonalTeam(db, user.id);
   for (let i = 0; i < count; i++) await writeUnkeyed(user.id, "auth.sessions_ended", { count: i });
   return { email, userId: user.id };
 }

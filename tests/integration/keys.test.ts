@@ -9,6 +9,7 @@ import { API_KEY_PATTERN, generateApiKey } from "@/lib/keys/format";
 import { createKeySchema, type GracePeriod } from "@/lib/keys/key.schema";
 import { ACTIVE_KEY_CAP, createKey, renameKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
 import { listActivity, listKeys } from "@/lib/keys/queries";
+import { personalTeamId } from "@/lib/teams/personal-team";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { createKeyAction, renameKeyAction } from "@/lib/web/actions/keys";
 import { request } from "../helpers/next-request";
@@ -298,8 +299,10 @@ describe("ownership", () => {
 describe("listing", () => {
   it("filters by environment and status, and pages through 1,000 keys", async () => {
     const actor = await newActor();
+    const teamId = await personalTeamId(db, actor.userId);
     const rows = Array.from({ length: 1000 }, (_, i) => ({
       publicId: `key_${String(i).padStart(16, "0")}`,
+      teamId,
       userId: actor.userId,
       environment: i % 2 === 0 ? "dev" : "prod",
       label: `bulk ${i}`,

@@ -9,6 +9,7 @@ import { createSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
 import { hourOf } from "@/lib/usage/event";
 import { filesRoot } from "@/lib/files/store";
+import { personalTeamId } from "@/lib/teams/personal-team";
 import { runMaintenance, startMaintenance, type Maintenance } from "@/lib/maintenance/start-maintenance";
 
 vi.hoisted(() => {
@@ -27,6 +28,7 @@ async function seed() {
   const user = await createAccount(email, "a long enough password");
   if (!user.ok) throw new Error(user.error);
   const userId = user.userId;
+  const teamId = await personalTeamId(db, userId);
   const tag = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 
   const attempts = {
@@ -63,6 +65,7 @@ async function seed() {
     db.generation.create({
       data: {
         id: `gen_${status}${tag}${createdAt.getTime()}`.slice(0, 40),
+        teamId,
         userId,
         environment: "dev",
         apiKeyId: "k",
@@ -99,6 +102,7 @@ async function seed() {
     return db.storedFile.create({
       data: {
         id,
+        teamId,
         userId,
         environment: "dev",
         filename: "f",

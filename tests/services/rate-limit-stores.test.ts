@@ -58,6 +58,7 @@ function verifiedKey(rateLimit: number): VerifiedKey {
   return {
     id,
     publicId: `key_${id}`,
+    teamId: `team_${id}`,
     userId: `user-${id}`,
     environment: "dev",
     lastUsedAt: null,

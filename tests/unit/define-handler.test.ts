@@ -8,7 +8,7 @@ import { createChatCompletion } from "@/lib/public-api/handlers/models";
 const raw = (input: Partial<RawInput>): RawInput => ({
   request: new Request("http://localhost/"),
   requestId: "req_test",
-  key: { id: "k", publicId: "key_test", userId: "u", environment: "dev" },
+  key: { id: "k", publicId: "key_test", teamId: "t", userId: "u", environment: "dev" },
   params: {},
   query: {},
   body: undefined,

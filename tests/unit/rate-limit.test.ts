@@ -26,6 +26,7 @@ function key(id: string, rateLimit: number | null, userId = "user"): VerifiedKey
   return {
     id,
     publicId: `key_${id}`,
+    teamId: `team_${userId}`,
     userId,
     environment: "dev",
     lastUsedAt: null,

@@ -8,13 +8,14 @@ import { declaredLength } from "../body";
 import { refuseKeyInStoredValue } from "../credentials";
 import { runtime } from "../../runtime/runtime";
 import { defineHandler, handlerRoute } from "../define-handler";
+import { ownerOf } from "../../owner";
 
 // POST /api/v1/files: multipart/form-data with a "file" field and an optional "purpose"
 // (the registry's form schema). The gate has checked the declared size and the content
 // type; the body is streamed to disk here, then its fields are validated.
 export const uploadFile = defineHandler(handlerRoute("upload_file"))(async ({ request, key, parseForm }) => {
   const env = getEnv();
-  const owner = { userId: key.userId, environment: key.environment, apiKeyId: key.id };
+  const owner = ownerOf(key);
   // Before a byte is written: the declared size must fit what the account has left.
   await refuseOverQuota(owner.userId, declaredLength(request) ?? 0);
   // One of the key's few slots for uploads in progress (lib/files/upload-slots.ts).

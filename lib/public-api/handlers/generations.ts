@@ -1,17 +1,11 @@
 import { findApp } from "../../catalog/model-catalog";
 import { jsonReply } from "../../http/text-reply";
 import { createGeneration, findGeneration, type GenerationInput } from "../../generations/service";
-import type { Owner } from "../../owner";
+import { ownerOf } from "../../owner";
 import { ApiError } from "../api-error";
 import { refuseKeyInStoredValue } from "../credentials";
 import { defineHandler, handlerRoute, type CallerKey } from "../define-handler";
 import { IDEMPOTENCY_KEY_PATTERN } from "../generation-schemas";
-
-const ownerOf = (key: CallerKey): Owner => ({
-  userId: key.userId,
-  environment: key.environment,
-  apiKeyId: key.id,
-});
 
 /** Both create routes answer as the registry says (201), a replay too. */
 const CREATED = handlerRoute("create_generation").success.status;
