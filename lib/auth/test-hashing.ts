@@ -11,6 +11,7 @@
 // (lib/startup-check.ts), so a test setting copied into production fails loudly
 // instead of being ignored.
 import { lstatSync, realpathSync } from "node:fs";
+import { databaseTarget, sqliteFile } from "../db-target";
 import os from "node:os";
 import path from "node:path";
 
@@ -19,13 +20,18 @@ const TEST_DATABASE_NAME = /^keyport_test_[a-z0-9_]+$/;
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** Whether a DATABASE_URL names a database the test helpers made. */
-export function isTestDatabaseUrl(url: string, tmpdir = os.tmpdir()): boolean {
+export function isTestDatabaseUrl(rawUrl: string, tmpdir = os.tmpdir()): boolean {
+  const url = rawUrl.trim();
   if (url.startsWith("file:")) {
-    // Where the path really leads, as SQLite will open it: links followed and
-    // ".." taken after them (a link named keyport-test-x to a real data folder,
-    // or keyport-test-x/link/.., must not pass). A folder that does not exist
-    // holds no test database.
-    const file = url.slice("file:".length).replace(/\?.*$/, "");
+    // Exactly the path the app opens (lib/db-target.ts: the URL trimmed, a
+    // relative path taken from the working directory, anything after "?" part
+    // of the name): checking another path let a link named "keyport.db?x", or
+    // a URL with a space after it, lead to a real database (an attack review).
+    // Its folder where it really leads, as SQLite will open it: links followed
+    // and ".." taken after them (a link named keyport-test-x to a real data
+    // folder, or keyport-test-x/link/.., must not pass). A folder that does not
+    // exist holds no test database.
+    const file = sqliteFile(databaseTarget(url, process.cwd()).url, process.cwd());
     const folder = realFolder(path.dirname(file));
     const temporary = realFolder(tmpdir);
     return (

@@ -19,6 +19,8 @@ mkdirSync(path.join(tmp, "keyport-test-Files1"));
 symlinkSync(path.join(tmp, "data", "keyport.db"), path.join(tmp, "keyport-test-Files1", "linked.db"));
 linkSync(path.join(tmp, "data", "keyport.db"), path.join(tmp, "keyport-test-Files1", "hard.db"));
 writeFileSync(path.join(tmp, "keyport-test-Files1", "own.db"), "");
+// Third round: a link whose name ends in a query string, and one a URL with a space after it names once trimmed.
+symlinkSync(path.join(tmp, "data", "keyport.db"), path.join(tmp, "keyport-test-Files1", "query.db?x"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("which databases count as the test suite's own", () => {
@@ -47,6 +49,9 @@ describe("which databases count as the test suite's own", () => {
     `file:${tmp}/keyport-test-Ab12Cd/up/../keyport.db`,
     `file:${tmp}/keyport-test-Files1/linked.db`,
     `file:${tmp}/keyport-test-Files1/hard.db`,
+    `file:${tmp}/keyport-test-Files1/query.db?x`,
+    `file:${tmp}/keyport-test-Files1/linked.db `,
+    ` file:${tmp}/keyport-test-Files1/linked.db`,
     "postgresql://postgres@127.0.0.1:5432/keyport",
     "postgresql://postgres@db.example.com:5432/keyport_test_0a1b",
     "postgresql://postgres@localhost/keyport_test_0a1b?host=db.internal",
