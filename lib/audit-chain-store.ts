@@ -22,6 +22,29 @@ const rowSelect = {
 
 type Reader = Pick<Db, "user" | "auditEvent">;
 
+/**
+ * A chain that holds can still have lost its end: someone who can read and
+ * write the database can save a head and its seal, and put them back later
+ * with the rows after it deleted (a seal says which row it signs, not when).
+ * The keys are outside the chain: each key of the account must have its
+ * "created" row, so a key made and then hidden that way is found (and so is a
+ * key moved in from another account). Other rows cut that way are not; an
+ * export kept elsewhere is what shows them (docs/security.md).
+ */
+async function unrecordedKey(
+  client: Pick<Db, "apiKey">,
+  userId: string,
+  rows: { action: string; keyId: string | null }[],
+) {
+  const recorded = new Set(rows.filter((row) => row.action === "key.created").map((row) => row.keyId));
+  const keys = await client.apiKey.findMany({
+    where: { userId },
+    select: { publicId: true },
+    orderBy: { createdAt: "asc" },
+  });
+  return keys.find((key) => !recorded.has(key.publicId))?.publicId ?? null;
+}
+
 export async function loadChain(client: Reader, userId: string) {
   const [user, rows] = await Promise.all([
     client.user.findUniqueOrThrow({
@@ -55,7 +78,18 @@ export async function checkStoredChains(
   const checks: AccountCheck[] = [];
   for (const { id } of users) {
     const { email, head, rows } = await loadChain(client, id);
-    checks.push({ userId: id, email, rows: rows.length, problem: verifyChain(id, rows, head, key) });
+    let problem = verifyChain(id, rows, head, key);
+    const unrecorded = problem ? null : await unrecordedKey(client, id, rows);
+    if (unrecorded) {
+      problem = {
+        seq: head.seq + 1,
+        problem: "unrecorded_key",
+        message:
+          `key ${unrecorded} has no "created" row in this account's log: rows were cut off its end (an earlier ` +
+          "head and its seal put back), or the key was moved here from another account",
+      };
+    }
+    checks.push({ userId: id, email, rows: rows.length, problem });
   }
   return checks;
 }

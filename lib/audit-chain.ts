@@ -77,7 +77,7 @@ export interface ChainProblem {
   /** The sequence number of the first row that is wrong or missing. */
   seq: number;
   /** "unsigned": rows (or a whole chain) added without the key; only a person's audit:key signs them, once read. */
-  problem: "changed" | "removed" | "cut_off" | "beyond_head" | "unsigned";
+  problem: "changed" | "removed" | "cut_off" | "beyond_head" | "unsigned" | "unrecorded_key";
   message: string;
 }
 

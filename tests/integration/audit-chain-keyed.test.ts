@@ -264,6 +264,28 @@ describe("an emptied chain", () => {
   });
 });
 
+describe("a head and its seal put back", () => {
+  it("passes the chain, but names the key whose creation it hid (third look of the attack review)", async () => {
+    const { email, userId } = await accountInTheApp();
+    await actInTheApp(userId);
+    // Saved by someone who can read the database.
+    const saved = await db.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { auditSeq: true, auditHash: true, auditSeal: true },
+    });
+    const hidden = await createKey(
+      { userId, ip: null, userAgent: "vitest" },
+      { label: "hidden", environment: "prod", expiresAt: null, restrictions: NO_RESTRICTIONS },
+    );
+    expect(await verify(email)).toMatchObject({ code: 0 }); // the control: the key is recorded
+    await db.auditEvent.deleteMany({ where: { userId, seq: { gt: saved.auditSeq } } });
+    await db.user.update({ where: { id: userId }, data: saved });
+    const checked = await verify(email);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`key ${hidden.key.id} has no "created" row in this account's log`);
+  });
+});
+
 describe("an export checked offline", () => {
   async function exportFile(
     userId: string,
