@@ -8,23 +8,27 @@
 import { someReading } from "../keys/key-readings";
 
 const KEY_SHAPED = /sk_(?:dev|prod)_[0-9A-Za-z]{8,}/;
+/** The shortest text KEY_SHAPED matches. */
+const KEY_SHAPED_LENGTH = "sk_dev_".length + 8;
 // A value is read whole: cutting it short let a key hide behind padding
 // (`Basic <9,000 x "A"> sk_dev_...`). server.mjs accepts at most 16 KiB of
 // headers (Node's default), so this bound is never met through it; a longer
 // value handed in some other way is refused rather than read in part.
 export const MAX_READ = 64 * 1024;
 
-// The reading's budget, in characters read per character of the value:
-// ordinary headers need under 10 (measured: an 8 KiB JWT 9, a cookie-like
-// list 7.5, long base64 or hex 3 to 4); only a value built to have many
-// readings could need more, and it is refused unread as a value too long to
-// read is. The costliest 16 KiB values an attack review and we could build
-// take 2 to 6 ms.
+// The reading's budget, in characters per character of the value, each
+// reading counted as its length and READING_COST more: ordinary headers need
+// 8 to 14 (measured: an 8 KiB JWT, an Envoy client-certificate header, a
+// cookie-like list); only a value built to have many readings needs more, and
+// it is refused unread as a value too long to read is.
 export const READING_BUDGET = 24;
 
 /** Whether a header's value holds something shaped like one of our keys, under any reading. */
 export function holdsKeyShapedToken(value: string): boolean {
-  return value.length > MAX_READ || someReading(value, (text) => KEY_SHAPED.test(text), READING_BUDGET);
+  return (
+    value.length > MAX_READ ||
+    someReading(value, (text) => KEY_SHAPED.test(text), { budget: READING_BUDGET, shortest: KEY_SHAPED_LENGTH })
+  );
 }
 
 // Every header is read but three. Two a third party can put in the owner's
@@ -42,6 +46,8 @@ export function carriesApiKey(headers: Headers): boolean {
   const authorization = headers.get("authorization");
   if (authorization !== null && /^\s*bearer\b/i.test(authorization)) return true;
   for (const [name, value] of headers) {
+    // The name too: "X-<key>: 1" carries the key as well as a value would (an attack review sent it).
+    if (KEY_SHAPED.test(name)) return true;
     if (!UNREAD_HEADERS.has(name) && holdsKeyShapedToken(value)) return true;
   }
   return false;

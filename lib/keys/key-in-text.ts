@@ -9,6 +9,9 @@ import { KEY_PREFIX } from "./key-shaped";
 // Zero-width, so matchAll tries every position; at most 45 characters read at each.
 const FULL_KEY_AT = new RegExp(`(?=(${KEY_PREFIX}[0-9A-Za-z]{38}))`, "g");
 
+/** The length of the shortest real key ("sk_dev_" and 38 characters). */
+const SHORTEST_KEY = "sk_dev_".length + 38;
+
 /** Whether a real key (format and checksum, as `parseApiKey`) sits anywhere in the text. */
 export function containsApiKey(text: string): boolean {
   for (const match of text.matchAll(FULL_KEY_AT)) if (parseApiKey(match[1]!)) return true;
@@ -23,5 +26,7 @@ export function containsApiKey(text: string): boolean {
  */
 export function holdsApiKey(text: string): boolean {
   const joined = text.replace(/\s+/g, "");
-  return [text, joined, [...joined].reverse().join("")].some((form) => someReading(form, containsApiKey));
+  return [text, joined, [...joined].reverse().join("")].some((form) =>
+    someReading(form, containsApiKey, { shortest: SHORTEST_KEY }),
+  );
 }

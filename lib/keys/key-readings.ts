@@ -14,6 +14,8 @@
 // No imports: proxy.ts reads headers with this before anything else runs.
 
 const ROUNDS = 3;
+/** What one reading costs beyond its length, in characters (someReading's budget). */
+export const READING_COST = 64;
 
 /** The base64 alphabet's characters of a value, base64url's mapped to base64's. */
 function base64Characters(value: string): string {
@@ -40,9 +42,16 @@ function base64Readings(value: string): string[] {
   return [0, 1, 2, 3].map((shift) => base64Decoded(clean.slice(shift)));
 }
 
-/** Every run of at least 24 hex digits, decoded from its first digit and from its second. */
+/**
+ * Every run of at least 24 hex digits, decoded from its first digit and from
+ * its second; and every run of 12 or more hex pairs with one separator
+ * between them (73:6b:5f..., 73 6b 5f..., as dumps and certificates print them).
+ */
 function hexReadings(value: string): string[] {
   const found: string[] = [];
+  for (const [pairs] of value.matchAll(/(?:[0-9A-Fa-f]{2}[:\s-]){11,}[0-9A-Fa-f]{2}/g)) {
+    found.push(pairs.replace(/[:\s-]/g, "").replace(/../g, (pair) => String.fromCharCode(parseInt(pair, 16))));
+  }
   for (const [run] of value.matchAll(/[0-9A-Fa-f]{24,}/g)) {
     for (const shift of [0, 1]) {
       const digits = run.slice(shift, shift + ((run.length - shift) & ~1));
@@ -99,14 +108,20 @@ function readings(value: string): string[] {
  * reading is no longer than the text it was read from, so the work is linear
  * in the value's length. A reading that is not text (random bytes: base64
  * read off its grid, or a token that was never base64) is looked at but not
- * read again, so a value's readings add up to a few times its length. With
- * `budget`, they may add up to at most that many times the value (plus 4
- * KiB): a value that needs more is treated as holding a key, unread, as a
- * value too long to read is (lib/auth/api-key-headers.ts). No reading is ever
- * skipped to save time (a cap on their number let 70 junk tokens push a key's
- * token out of view); `test` must be linear too.
+ * read again, so a value's readings add up to a few times its length; nor
+ * is one shorter than `shortest`, the least `test` can find in. With
+ * `budget`, the readings may cost at most that many times the value's length
+ * (plus 4 KiB; a reading costs its length and READING_COST): a value that
+ * needs more is treated as holding a key, unread, as a value too long to read
+ * is (lib/auth/api-key-headers.ts). No reading is ever skipped to save time
+ * otherwise (a cap on their number let 70 junk tokens push a key's token out
+ * of view); `test` must be linear too.
  */
-export function someReading(value: string, test: (text: string) => boolean, budget = Infinity): boolean {
+export function someReading(
+  value: string,
+  test: (text: string) => boolean,
+  { budget = Infinity, shortest = 0 }: { budget?: number; shortest?: number } = {},
+): boolean {
   const seen = new Set([value]);
   let current = [value];
   let left = budget * value.length + 4096;
@@ -116,9 +131,12 @@ export function someReading(value: string, test: (text: string) => boolean, budg
     const next: string[] = [];
     for (const text of current) {
       for (const reading of readings(text)) {
-        if (seen.has(reading)) continue;
+        // No reading is longer than what it was read from: one shorter than what `test` looks for holds nothing.
+        if (reading.length < shortest || seen.has(reading)) continue;
         seen.add(reading);
-        left -= reading.length;
+        // Each reading costs its length and a fixed share for the work of making and testing it, which is what
+        // many short readings cost (16 KiB of distinct 12-character tokens took 27 ms before it was counted).
+        left -= reading.length + READING_COST;
         if (left < 0) return true;
         if (looksLikeText(reading)) next.push(reading);
         else if (test(reading)) return true;

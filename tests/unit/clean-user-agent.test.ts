@@ -19,6 +19,23 @@ describe("cleanUserAgent", () => {
     ["hex", `sdk/1.0 (${Buffer.from(KEY).toString("hex")})`],
     ["hex of base64", `sdk/1.0 ${Buffer.from(btoa(KEY)).toString("hex")}`],
     ["behind %u escapes", `sdk/1.0 ${KEY.replace(/_/g, "%u005F")}`],
+    // Third look of the attack review: in chunks the first filter did not see.
+    [
+      "base64 in chunks of 20",
+      `sdk/1.0 ${Buffer.from(KEY)
+        .toString("base64")
+        .match(/.{1,20}/g)!
+        .join(" ")}`,
+    ],
+    [
+      "base64 in chunks of 16 between dots",
+      `sdk/1.0 ${Buffer.from(KEY)
+        .toString("base64")
+        .match(/.{1,16}/g)!
+        .join(".")}`,
+    ],
+    ["hex as spaced pairs", `sdk/1.0 ${Buffer.from(KEY).toString("hex").match(/../g)!.join(" ")}`],
+    ["split into short pieces", `sdk/1.0 ${KEY.match(/.{1,10}/g)!.join(" ")}`],
   ])("withholds the whole user agent when a key is in it %s", (_how, userAgent) => {
     expect(cleanUserAgent(userAgent)).toBe(WITHHELD_USER_AGENT);
   });
