@@ -37,8 +37,10 @@ async function unrecordedKey(
   rows: { action: string; keyId: string | null }[],
 ) {
   const recorded = new Set(rows.filter((row) => row.action === "key.created").map((row) => row.keyId));
+  // The account's keys and its personal team's: a key moved into the team by SQL is found too (until teams have
+  // chains of their own, a personal team's keys are recorded in its owner's).
   const keys = await client.apiKey.findMany({
-    where: { userId },
+    where: { OR: [{ userId }, { team: { personalOfId: userId } }] },
     select: { publicId: true },
     orderBy: { createdAt: "asc" },
   });

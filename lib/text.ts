@@ -1,4 +1,4 @@
-import { holdsApiKey } from "./keys/key-in-text";
+import { holdsApiKey, SEPARATORS } from "./keys/key-in-text";
 import { redactKeyShaped } from "./keys/key-shaped";
 
 // Characters that never belong in a name a person reads: C0 and C1 controls,
@@ -33,9 +33,9 @@ export function cleanUserAgent(raw: string | null | undefined, max = 512): strin
   if (!raw) return null;
   const cleaned = cleanName(redactKeyShaped(withoutUnsafe(raw)), max);
   // A key still there encoded (base64, hex, escaped: an attack review stored them) cannot be cut out: the whole
-  // user agent goes. Only text with an escape or a long run of base64 or hex (once spaces, dots and colons are
-  // taken out: a key in chunks) is read again, so the request path pays a regular expression for an ordinary one.
-  if (ENCODED_RUN.test(cleaned.replace(/[\s.:]+/g, "")) && holdsApiKey(cleaned)) return WITHHELD_USER_AGENT;
+  // user agent goes. Only text with an escape or a long run of base64 or hex (once separators are taken out: a
+  // key in chunks) is read again, so the request path pays a regular expression for an ordinary one.
+  if (ENCODED_RUN.test(cleaned.replace(SEPARATORS, "")) && holdsApiKey(cleaned)) return WITHHELD_USER_AGENT;
   return cleaned || null;
 }
 

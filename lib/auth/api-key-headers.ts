@@ -47,7 +47,7 @@ export function carriesApiKey(headers: Headers): boolean {
   if (authorization !== null && /^\s*bearer\b/i.test(authorization)) return true;
   for (const [name, value] of headers) {
     // The name too: "X-<key>: 1" carries the key as well as a value would (an attack review sent it).
-    if (KEY_SHAPED.test(name)) return true;
+    if (holdsKeyShapedToken(name)) return true;
     if (!UNREAD_HEADERS.has(name) && holdsKeyShapedToken(value)) return true;
   }
   return false;

@@ -9,6 +9,9 @@ import { KEY_PREFIX } from "./key-shaped";
 // Zero-width, so matchAll tries every position; at most 45 characters read at each.
 const FULL_KEY_AT = new RegExp(`(?=(${KEY_PREFIX}[0-9A-Za-z]{38}))`, "g");
 
+/** What may stand between the pieces of a key or of its encoding. */
+export const SEPARATORS = /[\s.,:;/\\|\u00AD\u200B-\u200F\u2060\uFEFF-]+/g;
+
 /** The length of the shortest real key ("sk_dev_" and 38 characters). */
 const SHORTEST_KEY = "sk_dev_".length + 38;
 
@@ -25,8 +28,9 @@ export function containsApiKey(text: string): boolean {
  * two) or read backwards. A value someone transformed further is not found.
  */
 export function holdsApiKey(text: string): boolean {
-  const joined = text.replace(/\s+/g, "");
-  return [text, joined, [...joined].reverse().join("")].some((form) =>
-    someReading(form, containsApiKey, { shortest: SHORTEST_KEY }),
-  );
+  // Taken out: white space, characters that show nothing, and what people put between the pieces of something
+  // long (a key split by dashes, dots, commas, slashes; base64 chunks joined by them, or by underscores).
+  const joined = text.replace(SEPARATORS, "");
+  const forms = [text, joined, joined.replace(/_/g, ""), [...joined].reverse().join("")];
+  return forms.some((form) => someReading(form, containsApiKey, { shortest: SHORTEST_KEY }));
 }

@@ -44,13 +44,14 @@ function base64Readings(value: string): string[] {
 
 /**
  * Every run of at least 24 hex digits, decoded from its first digit and from
- * its second; and every run of 12 or more hex pairs with one separator
- * between them (73:6b:5f..., 73 6b 5f..., as dumps and certificates print them).
+ * its second; and every run of 12 or more hex pairs with separators between
+ * them (73:6b:5f..., 73 6b 5f..., 0x73,0x6b..., as dumps and code print them).
  */
 function hexReadings(value: string): string[] {
   const found: string[] = [];
-  for (const [pairs] of value.matchAll(/(?:[0-9A-Fa-f]{2}[:\s-]){11,}[0-9A-Fa-f]{2}/g)) {
-    found.push(pairs.replace(/[:\s-]/g, "").replace(/../g, (pair) => String.fromCharCode(parseInt(pair, 16))));
+  for (const [pairs] of value.matchAll(/(?:(?:0x)?[0-9A-Fa-f]{2}[:\s,.;-]+){11,}(?:0x)?[0-9A-Fa-f]{2}/g)) {
+    const digits = pairs.replace(/0x|[:\s,.;-]/g, "");
+    found.push(digits.replace(/../g, (pair) => String.fromCharCode(parseInt(pair, 16))));
   }
   for (const [run] of value.matchAll(/[0-9A-Fa-f]{24,}/g)) {
     for (const shift of [0, 1]) {
@@ -67,18 +68,23 @@ function codePoint(code: number): string {
   return code <= 0x10ffff ? String.fromCodePoint(code) : "";
 }
 
+/** Characters that show nothing (soft hyphen, zero-width ones, the byte order mark): a key can hide between them. */
+const INVISIBLE = /[\u00AD\u200B-\u200F\u2060\uFEFF]/g;
+
 /** Percent, %u, backslash, quoted-printable and HTML escapes undone in one pass, each where it stands. */
 function unescaped(value: string): string {
-  return value.replace(
-    /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|=([0-9A-F]{2})|&#[xX]([0-9A-Fa-f]{1,6});?|&#([0-9]{1,7});?|&(lowbar|UnderBar|amp|quot|apos);/g,
-    (_, ...groups: (string | undefined)[]) => {
-      const [percentU, percent, braced, u, x, quoted, hexRef, decRef, name] = groups;
-      const hex = percentU ?? percent ?? braced ?? u ?? x ?? quoted ?? hexRef;
-      if (hex) return codePoint(parseInt(hex, 16));
-      if (decRef) return codePoint(parseInt(decRef, 10));
-      return ENTITIES[name!]!;
-    },
-  );
+  return value
+    .replace(INVISIBLE, "")
+    .replace(
+      /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|=([0-9A-F]{2})|&#[xX]([0-9A-Fa-f]{1,6});?|&#([0-9]{1,7});?|&(lowbar|UnderBar|amp|quot|apos);/g,
+      (_, ...groups: (string | undefined)[]) => {
+        const [percentU, percent, braced, u, x, quoted, hexRef, decRef, name] = groups;
+        const hex = percentU ?? percent ?? braced ?? u ?? x ?? quoted ?? hexRef;
+        if (hex) return codePoint(parseInt(hex, 16));
+        if (decRef) return codePoint(parseInt(decRef, 10));
+        return ENTITIES[name!]!;
+      },
+    );
 }
 
 /** Whether a reading looks like text (nine in ten characters printable ASCII): only text is read again. */

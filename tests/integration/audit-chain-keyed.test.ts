@@ -284,6 +284,21 @@ describe("a head and its seal put back", () => {
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain(`key ${hidden.key.id} has no "created" row in this account's log`);
   });
+
+  it("names a key moved into the account's personal team from another account (the re-check of the review)", async () => {
+    const victim = await accountInTheApp();
+    const other = await accountInTheApp();
+    const made = await createKey(
+      { userId: other.userId, ip: null, userAgent: "vitest" },
+      { label: "moved", environment: "dev", expiresAt: null, restrictions: NO_RESTRICTIONS },
+    );
+    expect(await verify(victim.email)).toMatchObject({ code: 0 }); // the control
+    const team = await db.team.findUniqueOrThrow({ where: { personalOfId: victim.userId }, select: { id: true } });
+    await db.apiKey.update({ where: { publicId: made.key.id }, data: { teamId: team.id } });
+    const checked = await verify(victim.email);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`key ${made.key.id} has no "created" row in this account's log`);
+  });
 });
 
 describe("an export checked offline", () => {

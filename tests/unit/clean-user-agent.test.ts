@@ -36,6 +36,31 @@ describe("cleanUserAgent", () => {
     ],
     ["hex as spaced pairs", `sdk/1.0 ${Buffer.from(KEY).toString("hex").match(/../g)!.join(" ")}`],
     ["split into short pieces", `sdk/1.0 ${KEY.match(/.{1,10}/g)!.join(" ")}`],
+    // The re-check after it: other separators, and a character that shows nothing.
+    [
+      "base64 in chunks joined by dashes",
+      `sdk/1.0 ${Buffer.from(KEY)
+        .toString("base64")
+        .match(/.{1,20}/g)!
+        .join("-")}`,
+    ],
+    [
+      "base64 in chunks joined by underscores",
+      `sdk/1.0 ${Buffer.from(KEY)
+        .toString("base64")
+        .match(/.{1,20}/g)!
+        .join("_")}`,
+    ],
+    ["hex pairs joined by commas", `sdk/1.0 ${Buffer.from(KEY).toString("hex").match(/../g)!.join(",")}`],
+    ["0x hex", `sdk/1.0 ${[...Buffer.from(KEY)].map((byte) => `0x${byte.toString(16)}`).join(" ")}`],
+    [
+      "in pieces joined by dots",
+      `sdk/1.0 ${KEY.slice(0, 7)}${KEY.slice(7)
+        .match(/.{1,5}/g)!
+        .join(".")}`,
+    ],
+    ["behind a slash", `sdk/1.0 ${KEY.slice(0, 7)}/${KEY.slice(7)}`],
+    ["with soft hyphens", `sdk/1.0 ${[...KEY].join("\u00AD")}`],
   ])("withholds the whole user agent when a key is in it %s", (_how, userAgent) => {
     expect(cleanUserAgent(userAgent)).toBe(WITHHELD_USER_AGENT);
   });

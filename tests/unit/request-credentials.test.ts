@@ -75,6 +75,11 @@ describe("carriesApiKey", () => {
     ),
     // Third look: a key as a header's name, and hex in colon-separated pairs.
     [{ [`x-${KEY}`]: "1" }],
+    // The re-check after it: hex pairs by commas, 0x hex, a key among soft hyphens. (Base64 in a header's name is
+    // lowercased on the way in, which leaves nothing that decodes to a key.)
+    [{ "x-auth-token": Buffer.from(KEY).toString("hex").match(/../g)!.join(",") }],
+    [{ "x-auth-token": [...Buffer.from(KEY)].map((byte) => `0x${byte.toString(16)}`).join(", ") }],
+    [{ "x-auth-token": [...KEY].join("\u00AD") }],
     [{ "x-auth-token": Buffer.from(KEY).toString("hex").match(/../g)!.join(":") }],
     [{ "x-api-key": "sk_dev_x" }],
     [{ "X-API-KEY": "" }],
