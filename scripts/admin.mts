@@ -21,7 +21,24 @@ process.env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
 process.env.KEYPORT_LOG_TO_STDERR = "1";
 
 const { runAdmin } = await import("../lib/admin/cli");
-runAdmin(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
+const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+const args = process.argv.slice(2);
+
+/**
+ * `--steps A B ...`: commands without options, one after another in this one
+ * process, stopping at the first that fails (npm run db:deploy's steps: a
+ * process each cost seconds of start-up).
+ */
+async function run(): Promise<number> {
+  if (args[0] !== "--steps") return runAdmin(args, io);
+  for (const command of args.slice(1)) {
+    const code = await runAdmin([command], io);
+    if (code !== 0) return code;
+  }
+  return 0;
+}
+
+run().then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`admin: ${(error as Error)?.message ?? String(error)}\n`);

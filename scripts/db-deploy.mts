@@ -113,8 +113,9 @@ function migrateDeployWithout(held: string[], local: string[]) {
   }
 }
 
-function admin(command: string) {
-  execFileSync(bin("tsx"), ["--conditions=react-server", path.join(root, "scripts", "admin.mts"), command], {
+function admin(...commands: string[]) {
+  const args = commands.length === 1 ? commands : ["--steps", ...commands];
+  execFileSync(bin("tsx"), ["--conditions=react-server", path.join(root, "scripts", "admin.mts"), ...args], {
     cwd: root,
     stdio: "inherit",
   });
@@ -130,8 +131,7 @@ const held = heldBack(applied, local);
 if (applied !== null) admin("sessions:hash-tokens");
 if (held.length > 0) migrateDeployWithout(held, local);
 else migrateDeploy();
-admin("sessions:hash-tokens");
-admin("accounts:clear-tokens");
+admin("sessions:hash-tokens", "accounts:clear-tokens");
 if (held.length > 0 && noOldInstances) {
   migrateDeploy();
 } else if (held.length > 0) {
