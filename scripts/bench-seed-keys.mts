@@ -17,6 +17,8 @@ const { db, dbProvider } = await import("../lib/db");
 const { keyDigest } = await import("../lib/keys/digest");
 const { displayFragment, generateApiKey, newKeyId } = await import("../lib/keys/format");
 const { toBase62 } = await import("../lib/keys/base62");
+const { insertAccount } = await import("../lib/auth/accounts");
+const { personalTeamId } = await import("../lib/teams/personal-team");
 
 const ROWS_PER_INSERT = 5_000;
 const TRANSACTION_TIMEOUT_MS = 10 * 60_000;
@@ -31,7 +33,9 @@ if (!Number.isInteger(total) || !Number.isInteger(real) || real > total || (real
   throw new Error("usage: bench-seed-keys.mts TOTAL [--real N --secrets FILE], with N <= TOTAL");
 }
 
-const user = await db.user.create({ data: { email: `bench-bulk-${Date.now()}@example.com` } });
+// An account as the app makes one (its personal team owns the keys: ApiKey.teamId is required).
+const user = await db.$transaction((tx) => insertAccount(tx, { email: `bench-bulk-${Date.now()}@example.com` }));
+const teamId = await personalTeamId(db, user.id);
 // As the Prisma adapters store a DateTime (ISO 8601, which PostgreSQL reads as UTC); identical for every row.
 const createdAt = new Date().toISOString().replace("Z", "+00:00");
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -70,9 +74,11 @@ function fillerKeys(count: number): Row[] {
 
 function insertStatement(rows: Row[]): string {
   const values = rows.map((row) =>
-    [row.id, row.publicId, user.id, "dev", "bench", row.digest, row.displayFragment, createdAt].map(quote).join(", "),
+    [row.id, row.publicId, teamId, user.id, "dev", "bench", row.digest, row.displayFragment, createdAt]
+      .map(quote)
+      .join(", "),
   );
-  return `INSERT INTO "ApiKey" ("id", "publicId", "userId", "environment", "label", "digest", "displayFragment", "createdAt")
+  return `INSERT INTO "ApiKey" ("id", "publicId", "teamId", "userId", "environment", "label", "digest", "displayFragment", "createdAt")
     VALUES (${values.join("), (")})`;
 }
 
