@@ -5,6 +5,7 @@ import { createAccount } from "@/lib/auth/accounts";
 import { createKey, rotateKey } from "@/lib/keys/lifecycle";
 import { runtime } from "@/lib/runtime/runtime";
 import { callApi, makeKeyFixtures, publicRoutes } from "../helpers/api-fixtures";
+import { awayFromWindowEdge } from "../helpers/rate-window";
 
 vi.hoisted(() => {
   process.env.RATE_LIMIT_DEV_PER_MINUTE = "5";
@@ -17,6 +18,7 @@ const listModels = publicRoutes.find((route) => route.name === "list_models")!;
 
 describe("per-key rate limits", () => {
   it("count each key on its own, per environment, and answer 429 with Retry-After past the limit", async () => {
+    await awayFromWindowEdge();
     const keys = await makeKeyFixtures(); // (the fixtures spend one request of the valid key)
     const remaining: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -56,6 +58,7 @@ describe("the account-wide limit", () => {
     }
     // Six working keys, 5 requests each allowed by the per-key limit: 30. The account allows 12.
     const statuses: number[] = [];
+    await awayFromWindowEdge();
     let refusal: Awaited<ReturnType<typeof callApi>> | undefined;
     for (const secret of secrets) {
       for (let i = 0; i < 5; i++) {
@@ -85,6 +88,7 @@ describe("the account-wide limit", () => {
       const result = await callApi(listModels, { headers: { Authorization: `Bearer ${secret}` } });
       return `${result.headers.get("ratelimit-limit")}/${result.headers.get("ratelimit-remaining")}`;
     };
+    await awayFromWindowEdge();
     // 5 per key, 12 per account. At first the key's own limit is the tighter one.
     expect(await call(a)).toBe("5/4");
     for (let i = 0; i < 5; i++) await call(b);

@@ -21,6 +21,7 @@ import {
 import { PostgresRateLimitStore, RedisRateLimitStore } from "@/lib/public-api/rate-limit-stores";
 import { makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
 import { postgresWire, redisCommands } from "../helpers/rate-limit-round-trips";
+import { awayFromWindowEdge } from "../helpers/rate-window";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -114,6 +115,7 @@ const expected = {
 
 /** The same requests, in turn, through countRequest: what the gate would answer (the reset varies with the clock). */
 async function sequence(store: RateLimitStore) {
+  await awayFromWindowEdge();
   const results = [];
   for (const key of [verifiedKey(3), verifiedKey(3)])
     for (let i = 0; i < 5; i++) {
@@ -153,6 +155,7 @@ describe("one round trip per request", () => {
     const client = postgresPool(wire.url);
     const store = new PostgresRateLimitStore(client);
     const key = verifiedKey(3);
+    await awayFromWindowEdge();
     // Connects, prepares the statement, and starts this instance's once-a-minute sweep of old windows, off the request's path.
     await countRequest(key, store);
     await vi.waitFor(() => expect(wire.statements().some((sql) => sql.startsWith("DELETE"))).toBe(true));
@@ -178,6 +181,7 @@ describe("one round trip per request", () => {
     const commands = await redisCommands(redisUrl);
     const store = new RedisRateLimitStore(redisUrl);
     const key = verifiedKey(3);
+    await awayFromWindowEdge();
     await countRequest(key, store);
 
     await commands.control.script("FLUSH");
