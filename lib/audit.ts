@@ -9,6 +9,12 @@ export interface Actor {
   userId: string;
   ip: string | null;
   userAgent: string | null;
+  /**
+   * Who acts: a signed-in person (the default), whose role in the key's team is
+   * checked on every change; or the operator CLI or a leak report, acting on the
+   * key's maker's behalf, which no role limits (lib/keys/lifecycle.ts).
+   */
+  kind?: "person" | "operator" | "report";
 }
 
 export type AuditAction =

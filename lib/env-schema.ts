@@ -106,7 +106,7 @@ const base = z.object({
     .max(10_000_000)
     .optional()
     .describe(
-      "Requests per minute by all of one account's development keys together. Unset: twice `RATE_LIMIT_DEV_PER_MINUTE`.",
+      "Requests per minute by all of one team's development keys together (the name is from before teams). Unset: twice `RATE_LIMIT_DEV_PER_MINUTE`.",
     ),
   RATE_LIMIT_ACCOUNT_PROD_PER_MINUTE: z.coerce
     .number()
@@ -115,7 +115,7 @@ const base = z.object({
     .max(10_000_000)
     .optional()
     .describe(
-      "Requests per minute by all of one account's production keys together. Unset: twice `RATE_LIMIT_PROD_PER_MINUTE`.",
+      "Requests per minute by all of one team's production keys together (the name is from before teams). Unset: twice `RATE_LIMIT_PROD_PER_MINUTE`.",
     ),
   // Next reads it itself; checked here so a bad value stops start-up with a clear message.
   NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: z
@@ -167,9 +167,7 @@ const base = z.object({
     .min(1024)
     .max(1024 ** 4)
     .default(500 * 1024 * 1024)
-    .describe(
-      "Stored upload bytes per account (both environments); an upload past it is 413 `storage_quota_exceeded`.",
-    ),
+    .describe("Stored upload bytes per team (both environments); an upload past it is 413 `storage_quota_exceeded`."),
   FILES_RETENTION_DAYS: z.coerce
     .number()
     .int()
@@ -314,7 +312,7 @@ export const envSchema = base.superRefine((env, ctx) => {
 
 export type Env = z.infer<typeof envSchema>;
 
-/** The per-key and the account-wide limit (requests per minute) for keys of one environment. */
+/** The per-key and the team-wide limit (requests per minute) for keys of one environment. */
 type RateLimitSettings = Pick<
   Env,
   | "RATE_LIMIT_DEV_PER_MINUTE"

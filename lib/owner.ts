@@ -2,10 +2,10 @@ import type { KeyEnvironment } from "./keys/format";
 
 /**
  * Who owns what the public API creates: the key's team, user and
- * environment. Every query for files and generations puts the user and the
- * environment in its where, so a dev key never sees what a prod key made, and
- * one user never sees another's. The team is stored with each row (teams
- * issue: a team's keys will share them).
+ * environment. Every query for files and generations puts the team and the
+ * environment in its where: any key of a team and environment reads what the
+ * others made, a dev key never sees what a prod key made, and one team never
+ * sees another's. The user (the key's maker) is stored with each row.
  */
 export interface Owner {
   teamId: string;

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { keyPath } from "@/lib/web/team-paths";
 import { Timestamp } from "@/components/ui/timestamp";
 import { describeUserAgent } from "@/lib/auth/user-agent";
 import { displayIp } from "@/lib/format-ip";
@@ -22,9 +23,9 @@ const ACTION_TEXT: Record<string, string> = {
   "auth.account_created": "Account created by an operator",
 };
 
-const keyLink = (id: unknown) =>
+const keyLink = (slug: string, id: unknown) =>
   typeof id === "string" && KEY_ID_PATTERN.test(id) ? (
-    <Link href={`/dashboard/keys/${id}`} className="font-mono">
+    <Link href={keyPath(slug, id)} className="font-mono">
       {id}
     </Link>
   ) : null;
@@ -35,7 +36,7 @@ const REPORTERS: Record<string, string> = {
   "public-report": "By Keyport, on a report through the public form",
 };
 
-function Details({ entry }: { entry: ActivityEntry }) {
+function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
   const d = entry.details ?? {};
   switch (entry.action) {
     case "key.created":
@@ -44,7 +45,7 @@ function Details({ entry }: { entry: ActivityEntry }) {
           {d.environment === "prod" ? "Production" : "Development"} key “{String(d.label)}”
           {typeof d.replaces === "string" && (
             <>
-              , replacing {keyLink(d.replaces)} ({d.via === "leak" ? "reported leaked" : "rotation"})
+              , replacing {keyLink(slug, d.replaces)} ({d.via === "leak" ? "reported leaked" : "rotation"})
             </>
           )}
         </>
@@ -54,7 +55,7 @@ function Details({ entry }: { entry: ActivityEntry }) {
     case "key.rotated":
       return (
         <>
-          Replaced by {keyLink(d.replacement)}; old key stops {absoluteTime(new Date(String(d.old_key_stops_at)))}
+          Replaced by {keyLink(slug, d.replacement)}; old key stops {absoluteTime(new Date(String(d.old_key_stops_at)))}
         </>
       );
     case "key.revoked":
@@ -65,7 +66,7 @@ function Details({ entry }: { entry: ActivityEntry }) {
           {d.source === "secret-scanning" && "Found in public code by GitHub secret scanning; "}
           {d.source === "public-report" && "Reported through the public report form; "}
           {d.source === "secret-scanning" || d.source === "public-report" ? "revoked" : "Revoked"} at once
-          {d.replacement && <>; replacement {keyLink(d.replacement)}</>}
+          {d.replacement && <>; replacement {keyLink(slug, d.replacement)}</>}
           {typeof d.url === "string" && <> · found at {d.url}</>}
         </>
       );
@@ -115,7 +116,16 @@ function AccessChange({ before, after }: { before: unknown; after: unknown }) {
   );
 }
 
-export function ActivityList({ entries, now = new Date() }: { entries: ActivityEntry[]; now?: Date }) {
+export function ActivityList({
+  slug,
+  entries,
+  now = new Date(),
+}: {
+  /** The team's slug, for the links to its keys. */
+  slug: string;
+  entries: ActivityEntry[];
+  now?: Date;
+}) {
   return (
     <ol className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
       {entries.map((entry) => (
@@ -125,8 +135,8 @@ export function ActivityList({ entries, now = new Date() }: { entries: ActivityE
             <Timestamp date={entry.createdAt} now={now} className="text-xs" />
           </div>
           <p className="break-words">
-            {entry.keyId && <>{keyLink(entry.keyId)} · </>}
-            <Details entry={entry} />
+            {entry.keyId && <>{keyLink(slug, entry.keyId)} · </>}
+            <Details slug={slug} entry={entry} />
           </p>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {REPORTERS[entry.userAgent ?? ""] ?? `From ${displayIp(entry.ip)} · ${describeUserAgent(entry.userAgent)}`}

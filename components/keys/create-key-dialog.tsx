@@ -1,5 +1,6 @@
 "use client";
 
+import { useTeam } from "@/components/teams/team-context";
 import { useState } from "react";
 import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
@@ -37,6 +38,7 @@ export function CreateKeyDialog({
   onDone: (data: KeyActionData) => void;
   onCloseAutoFocus: (event: Event) => void;
 }) {
+  const team = useTeam();
   const { pending, form, error, fieldError, value } = useActionForm(createKeyAction, { onSuccess: onDone });
   const [environment, setEnvironment] = useState<KeyEnvironment>(value("environment") === "prod" ? "prod" : "dev");
   const [expiry, setExpiry] = useState<string>(value("expiry") ?? DEFAULT_EXPIRY[environment]);
@@ -55,6 +57,7 @@ export function CreateKeyDialog({
       onCloseAutoFocus={onCloseAutoFocus}
     >
       <form {...form} className="flex flex-col gap-4" noValidate>
+        <input type="hidden" name="team" value={team.slug} />
         <FormAlert message={error} />
         <Input
           label="Label"

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTeam } from "@/components/teams/team-context";
+import { teamPath } from "@/lib/web/team-paths";
 import { useRouter } from "next/navigation";
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { ToastProvider, useToast } from "@/components/ui/toast";
@@ -51,9 +53,9 @@ function restoreFocus(trigger: HTMLElement | null) {
  * it (`created=`); any later change to a key ends that, so a key revoked or
  * rotated since is listed by the filters alone.
  */
-function pinCreatedKey(router: ReturnType<typeof useRouter>, keyId: string | null) {
+function pinCreatedKey(router: ReturnType<typeof useRouter>, listPath: string, keyId: string | null) {
   const url = new URL(window.location.href);
-  if (url.pathname !== "/dashboard" || (!keyId && !url.searchParams.has("created"))) return;
+  if (url.pathname !== listPath || (!keyId && !url.searchParams.has("created"))) return;
   if (keyId) {
     url.searchParams.set("created", keyId);
     url.searchParams.delete("page");
@@ -65,6 +67,7 @@ function pinCreatedKey(router: ReturnType<typeof useRouter>, keyId: string | nul
 
 function Dialogs({ options, children }: { options: RestrictionOptions; children: ReactNode }) {
   const router = useRouter();
+  const team = useTeam();
   const toast = useToast();
   const [current, setCurrent] = useState<(Open & { round: number }) | null>(null);
   const [reveal, setReveal] = useState<Reveal | null>(null);
@@ -81,7 +84,7 @@ function Dialogs({ options, children }: { options: RestrictionOptions; children:
 
   const done = (kind: Open["kind"], data: KeyActionData) => {
     setCurrent(null);
-    pinCreatedKey(router, kind === "create" ? data.keyId : null);
+    pinCreatedKey(router, teamPath(team.slug), kind === "create" ? data.keyId : null);
     if (data.secret || kind === "leak") {
       revealing.current = true;
       setReveal({ ...data, leaked: kind === "leak" });

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTeam } from "@/components/teams/team-context";
+import { teamPath } from "@/lib/web/team-paths";
 import { useRouter } from "next/navigation";
 import { useRef } from "react";
 import { Button } from "@/components/ui/button";
@@ -28,6 +30,7 @@ export interface KeyFilterValues {
  */
 export function KeyFilters({ values }: { values: KeyFilterValues }) {
   const router = useRouter();
+  const base = teamPath(useTeam().slug);
   const formRef = useRef<HTMLFormElement>(null);
 
   // Read the form after React has committed the change (a select's hidden input too).
@@ -40,17 +43,11 @@ export function KeyFilters({ values }: { values: KeyFilterValues }) {
         if (typeof value === "string" && value !== "" && value !== "all" && value !== "any") params.set(name, value);
       }
       const query = params.toString();
-      router.replace(query ? `/dashboard?${query}` : "/dashboard", { scroll: false });
+      router.replace(query ? `${base}?${query}` : base, { scroll: false });
     });
 
   return (
-    <form
-      ref={formRef}
-      method="get"
-      action="/dashboard"
-      className="flex flex-wrap items-end gap-3"
-      aria-label="Filter keys"
-    >
+    <form ref={formRef} method="get" action={base} className="flex flex-wrap items-end gap-3" aria-label="Filter keys">
       <Select
         label="Environment"
         name="env"

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { keyPath } from "@/lib/web/team-paths";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Table, Td, Th, THead } from "@/components/ui/table";
@@ -12,7 +13,7 @@ import { KeyMenu } from "./key-menu";
 // One row per key. On a phone the table keeps two columns (the key and its
 // menu): the environment and state move under the label, like a card.
 
-function KeyState({ keyView, now }: { keyView: KeyView; now: Date }) {
+function KeyState({ slug, keyView, now }: { slug: string; keyView: KeyView; now: Date }) {
   const { status, expiresAt, revokedAt, successor } = keyView;
   return (
     <div className="flex flex-col items-start gap-1">
@@ -32,7 +33,7 @@ function KeyState({ keyView, now }: { keyView: KeyView; now: Date }) {
       {status === "active" && !expiresAt && <span className="text-xs">Never expires</span>}
       {successor && (
         <span className="text-xs">
-          Replaced by <Link href={`/dashboard/keys/${successor.id}`}>{successor.id}</Link>
+          Replaced by <Link href={keyPath(slug, successor.id)}>{successor.id}</Link>
         </span>
       )}
     </div>
@@ -52,12 +53,14 @@ export interface UsageNote {
 }
 
 function KeyRow({
+  slug,
   keyView,
   now,
   note,
   requests,
   usageNotes = [],
 }: {
+  slug: string;
   keyView: KeyView;
   now: Date;
   note?: string | undefined;
@@ -80,7 +83,7 @@ function KeyRow({
             {note}
           </Badge>
         )}
-        <Link href={`/dashboard/keys/${keyView.id}`} className="block font-medium break-words">
+        <Link href={keyPath(slug, keyView.id)} className="block font-medium break-words">
           {keyView.label}
         </Link>
         <div className="mt-1 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{keyView.id}</div>
@@ -92,7 +95,7 @@ function KeyRow({
         <div className="mt-2 flex flex-col items-start gap-2 sm:hidden">
           <EnvironmentBadge environment={keyView.environment} />
           <DecoyBadge decoy={keyView.decoy} />
-          <KeyState keyView={keyView} now={now} />
+          <KeyState slug={slug} keyView={keyView} now={now} />
         </div>
         {usageNotes.map((note) => (
           <div
@@ -126,7 +129,7 @@ function KeyRow({
         {requests?.toLocaleString("en") ?? "–"}
       </Td>
       <Td className="hidden sm:table-cell">
-        <KeyState keyView={keyView} now={now} />
+        <KeyState slug={slug} keyView={keyView} now={now} />
       </Td>
       <Td className="w-12 px-1 text-right">
         <KeyMenu target={{ id: keyView.id, label: keyView.label, status: keyView.status, decoy: keyView.decoy }} />
@@ -136,12 +139,15 @@ function KeyRow({
 }
 
 export function KeyList({
+  slug,
   keys,
   now,
   pinned,
   requests24h = {},
   usageNotes = {},
 }: {
+  /** The team's slug, for the links to each key's page. */
+  slug: string;
   keys: KeyView[];
   now: Date;
   pinned?: KeyView | undefined;
@@ -168,6 +174,7 @@ export function KeyList({
       <tbody>
         {pinned && (
           <KeyRow
+            slug={slug}
             keyView={pinned}
             now={now}
             note="Just created: outside your filters"
@@ -176,7 +183,14 @@ export function KeyList({
           />
         )}
         {keys.map((key) => (
-          <KeyRow key={key.id} keyView={key} now={now} requests={requests24h[key.id]} usageNotes={usageNotes[key.id]} />
+          <KeyRow
+            key={key.id}
+            slug={slug}
+            keyView={key}
+            now={now}
+            requests={requests24h[key.id]}
+            usageNotes={usageNotes[key.id]}
+          />
         ))}
       </tbody>
     </Table>

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTeam } from "@/components/teams/team-context";
+import { keyPath } from "@/lib/web/team-paths";
 import Link from "next/link";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
@@ -29,6 +31,7 @@ function Dismiss({ keyId, label }: { keyId: string; label: string }) {
 }
 
 export function ReportedLeaksNotice({ leaks }: { leaks: ReportedLeak[] }) {
+  const { slug } = useTeam();
   if (leaks.length === 0) return null;
   return (
     <section
@@ -49,7 +52,7 @@ export function ReportedLeaksNotice({ leaks }: { leaks: ReportedLeak[] }) {
         {leaks.map((leak) => (
           <li key={leak.keyId} className="flex flex-wrap items-start justify-between gap-3">
             <div className="min-w-0">
-              <Link href={`/dashboard/keys/${leak.keyId}`} className="font-semibold underline">
+              <Link href={keyPath(slug, leak.keyId)} className="font-semibold underline">
                 {leak.label}
               </Link>{" "}
               <span className="font-mono text-xs break-all">{leak.keyId}</span>

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTeam } from "@/components/teams/team-context";
+import { keyPath } from "@/lib/web/team-paths";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -23,6 +25,7 @@ export function SecretDialog({
   onCloseAutoFocus: (event: Event) => void;
 }) {
   const { secret, leaked } = reveal;
+  const { slug } = useTeam();
   const fieldId = useId();
   const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
   const [ticked, setTicked] = useState(false);
@@ -109,7 +112,7 @@ export function SecretDialog({
             <p className="text-sm">
               Next, check where the leaked key was used in{" "}
               {reveal.leakedKeyId ? (
-                <Link href={`/dashboard/keys/${reveal.leakedKeyId}#requests`}>its request log</Link>
+                <Link href={`${keyPath(slug, reveal.leakedKeyId)}#requests`}>its request log</Link>
               ) : (
                 "its request log"
               )}

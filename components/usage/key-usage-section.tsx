@@ -18,13 +18,13 @@ const count = (n: number) => (n === 1 ? "1 request" : `${n.toLocaleString("en")}
 
 /** A key's usage on its page: the chart and its table, the top routes and IPs, and the request log. */
 export function KeyUsageSection({
-  keyId,
+  keyHref,
   usage,
   log,
   query,
   now,
 }: {
-  keyId: string;
+  keyHref: string;
   usage: KeyUsage;
   log: RequestLogPage;
   query: UsageQuery;
@@ -47,7 +47,7 @@ export function KeyUsageSection({
         <h2 id="usage-heading" className="text-lg font-semibold">
           Usage
         </h2>
-        <UsageRangeSwitch keyId={keyId} query={query} />
+        <UsageRangeSwitch keyHref={keyHref} query={query} />
       </div>
       <p className="mt-2 text-sm" data-testid="usage-totals">
         {count(totals.total)} in the {rangeText}
@@ -103,7 +103,7 @@ export function KeyUsageSection({
       <div id="requests" className="mt-8 scroll-mt-4">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h3 className="font-semibold">Requests</h3>
-          <a href={usageCsvHref(keyId, query)} className={buttonClasses("secondary")} download>
+          <a href={usageCsvHref(keyHref, query)} className={buttonClasses("secondary")} download>
             Download CSV
           </a>
         </div>
@@ -113,10 +113,10 @@ export function KeyUsageSection({
           </p>
         )}
         <div className="mt-3">
-          <RequestLogFilters keyId={keyId} query={query} />
+          <RequestLogFilters keyHref={keyHref} query={query} />
         </div>
         <div className="mt-4">
-          <RequestLog keyId={keyId} log={log} query={query} now={now} />
+          <RequestLog keyHref={keyHref} log={log} query={query} now={now} />
         </div>
       </div>
     </section>

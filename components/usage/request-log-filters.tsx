@@ -8,11 +8,11 @@ import type { UsageQuery } from "./usage-href";
 
 // The log's filters as a plain GET form with native selects: it works the same
 // with or without JavaScript (a Radix select needs it), and keeps the range.
-export function RequestLogFilters({ keyId, query }: { keyId: string; query: UsageQuery }) {
+export function RequestLogFilters({ keyHref, query }: { keyHref: string; query: UsageQuery }) {
   return (
     <form
       method="get"
-      action={`/dashboard/keys/${keyId}#requests`}
+      action={`${keyHref}#requests`}
       aria-label="Filter requests"
       className="flex flex-wrap items-end gap-3"
     >

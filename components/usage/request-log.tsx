@@ -85,12 +85,12 @@ function RequestRow({ row, now }: { row: RequestLogRow; now: Date }) {
 }
 
 export function RequestLog({
-  keyId,
+  keyHref,
   log,
   query,
   now,
 }: {
-  keyId: string;
+  keyHref: string;
   log: RequestLogPage;
   query: UsageQuery;
   now: Date;
@@ -103,7 +103,7 @@ export function RequestLog({
         {filtered && (
           <>
             {" "}
-            <Link href={usageHref(keyId, { usage: query.usage }, "requests")}>Clear filters</Link>
+            <Link href={usageHref(keyHref, { usage: query.usage }, "requests")}>Clear filters</Link>
           </>
         )}
       </p>
@@ -133,7 +133,7 @@ export function RequestLog({
       <Pagination
         page={log.page}
         pageCount={log.pageCount}
-        href={(page) => usageHref(keyId, { ...query, page }, "requests")}
+        href={(page) => usageHref(keyHref, { ...query, page }, "requests")}
       />
     </>
   );

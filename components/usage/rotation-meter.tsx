@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { keyPath } from "@/lib/web/team-paths";
 import type { KeyTarget } from "@/components/keys/key-dialogs";
 import { displayIp } from "@/lib/format-ip";
 import type { KeyLink } from "@/lib/keys/views";
@@ -20,10 +21,12 @@ export function rotationShareText(progress: RotationProgress): string | null {
  * way to retire it once nothing does.
  */
 export function RotationMeter({
+  slug,
   target,
   successor,
   progress,
 }: {
+  slug: string;
   target: KeyTarget;
   successor: KeyLink;
   progress: RotationProgress;
@@ -38,7 +41,7 @@ export function RotationMeter({
           <p>
             <span className="font-semibold">{percent(progress.oldShare)}</span> of the last hour&apos;s requests still
             use this key ({progress.oldRequests} of {total}); {progress.newRequests} used its replacement{" "}
-            <Link href={`/dashboard/keys/${successor.id}`}>“{successor.label}”</Link>.
+            <Link href={keyPath(slug, successor.id)}>“{successor.label}”</Link>.
           </p>
           <meter
             min={0}

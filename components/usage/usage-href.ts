@@ -7,21 +7,24 @@ export interface UsageQuery {
   page?: number | undefined;
 }
 
-/** The key page's address for a range, filters and page of the log; the default range is left out. */
-export function usageHref(keyId: string, query: UsageQuery, hash: "usage" | "requests"): string {
+/**
+ * The key page's address for a range, filters and page of the log (keyHref: the page's path, in its team); the
+ * default range is left out.
+ */
+export function usageHref(keyHref: string, query: UsageQuery, hash: "usage" | "requests"): string {
   const params = new URLSearchParams();
   if (query.usage !== DEFAULT_USAGE_RANGE) params.set("usage", query.usage);
   if (query.status) params.set("status", query.status);
   if (query.route) params.set("route", query.route);
   if (query.page && query.page > 1) params.set("page", String(query.page));
   const search = params.toString();
-  return `/dashboard/keys/${keyId}${search ? `?${search}` : ""}#${hash}`;
+  return `${keyHref}${search ? `?${search}` : ""}#${hash}`;
 }
 
 /** The CSV download of the log as shown: the range and the filters. */
-export function usageCsvHref(keyId: string, query: UsageQuery): string {
+export function usageCsvHref(keyHref: string, query: UsageQuery): string {
   const params = new URLSearchParams({ range: query.usage });
   if (query.status) params.set("status", query.status);
   if (query.route) params.set("route", query.route);
-  return `/dashboard/keys/${keyId}/usage.csv?${params}`;
+  return `${keyHref}/usage.csv?${params}`;
 }

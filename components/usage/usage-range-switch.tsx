@@ -4,7 +4,7 @@ import { RANGE_SPECS, USAGE_RANGES, type UsageRange } from "@/lib/usage/usage-ra
 import { usageHref, type UsageQuery } from "./usage-href";
 
 /** The range as links (they work without JavaScript); the current one is marked for assistive technology too. */
-export function UsageRangeSwitch({ keyId, query }: { keyId: string; query: UsageQuery }) {
+export function UsageRangeSwitch({ keyHref, query }: { keyHref: string; query: UsageQuery }) {
   return (
     <nav aria-label="Usage range">
       <ul className="inline-flex overflow-hidden rounded-md border border-zinc-300 text-sm dark:border-zinc-700">
@@ -13,7 +13,7 @@ export function UsageRangeSwitch({ keyId, query }: { keyId: string; query: Usage
           return (
             <li key={range} className="border-zinc-300 not-first:border-l dark:border-zinc-700">
               <Link
-                href={usageHref(keyId, { ...query, usage: range, page: undefined }, "usage")}
+                href={usageHref(keyHref, { ...query, usage: range, page: undefined }, "usage")}
                 aria-current={current ? "page" : undefined}
                 scroll={false}
                 className={cn(

@@ -22,18 +22,37 @@ import { envDefaults } from "../env-schema";
 import { USAGE_AGGREGATE_RETENTION_DAYS } from "../maintenance/prune";
 import { USAGE_RANGES } from "../usage/usage-range";
 import { backfillAuditCommand, signAuditCommand, verifyAuditCommand } from "./audit-commands";
+import {
+  addMemberCommand,
+  createTeamCommand,
+  membersCommand,
+  removeMemberCommand,
+  setRoleCommand,
+} from "./team-commands";
 import { createKeyCommand, keyUsageCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
 
   user:create --email E                 reads the password from standard input (one line)
-  key:create --email E --env dev|prod --label L [--expires-in-days N]
+  team:create --name NAME --owner EMAIL [--slug SLUG]
+                                        makes a team owned by that account; prints it as
+                                        JSON with its slug (proposed from the name if not given)
+  team:add-member --team SLUG --email E --role viewer|developer|admin|owner
+                                        adds an existing account to the team
+  team:set-role --team SLUG --email E --role ROLE
+                                        changes a member's role (a team keeps an owner)
+  team:remove-member --team SLUG --email E
+                                        ends the membership; revokes the member's own keys in
+                                        the team ("owner left the team"); prints their ids
+  team:members --team SLUG              prints the team's members and roles as JSON
+  key:create --email E [--team SLUG] --env dev|prod --label L [--expires-in-days N]
              [--scopes S] [--allow-ip IPS] [--rate-limit N]
                                         prints only the new secret
   key:update --id KEY_ID [--scopes S] [--allow-ip IPS|none] [--rate-limit N|default]
                                         changes only the restrictions given (at least one),
                                         prints the key's id and restrictions as JSON
-  key:list --email E                    prints the user's keys as JSON (no secrets)
+  key:list --email E | --team SLUG      prints the keys of the person's personal team, or of
+                                        the team, as JSON with each key's owner (no secrets)
   key:revoke --id KEY_ID                revokes a key by its id
   key:revoke --stdin                    reads a secret from standard input, revokes it,
                                         prints its id and owner as JSON
@@ -88,6 +107,11 @@ async function createUserCommand(flags: Flags, io: Io) {
 
 const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "user:create": createUserCommand,
+  "team:create": createTeamCommand,
+  "team:add-member": addMemberCommand,
+  "team:set-role": setRoleCommand,
+  "team:remove-member": removeMemberCommand,
+  "team:members": membersCommand,
   "key:create": createKeyCommand,
   "key:update": updateKeyCommand,
   "key:list": listKeysCommand,

@@ -22,7 +22,12 @@ export class NotFoundError extends Error {}
 export class CheckFailed extends Error {}
 
 /** Every change the CLI makes is audited as the key's owner, marked as the operator's. */
-export const OPERATOR = (userId: string): Actor => ({ userId, ip: null, userAgent: "keyport-admin-cli" });
+export const OPERATOR = (userId: string): Actor => ({
+  userId,
+  ip: null,
+  userAgent: "keyport-admin-cli",
+  kind: "operator",
+});
 
 /** One set of flags for every command; strict, so a misspelt flag is a usage error rather than ignored. */
 export function parseFlags(args: string[]) {
@@ -41,6 +46,11 @@ export function parseFlags(args: string[]) {
       since: { type: "string" },
       stdin: { type: "boolean" },
       file: { type: "string" },
+      team: { type: "string" },
+      name: { type: "string" },
+      owner: { type: "string" },
+      slug: { type: "string" },
+      role: { type: "string" },
     },
   }).values;
 }

@@ -22,6 +22,8 @@ import {
   type Io,
 } from "./command-support";
 import { restrictionFlags } from "./restriction-flags";
+import { teamBySlug } from "./team-commands";
+import { memberById, personalTeamOf } from "../teams/membership";
 
 // The key commands. Each returns what the CLI prints; lib/keys/lifecycle.ts
 // checks ownership and writes the audit row, as it does for the dashboard.
@@ -43,21 +45,44 @@ export async function createKeyCommand(flags: Flags): Promise<string> {
       : required(z.coerce.number().int().min(1).max(1830), flags["expires-in-days"], "expires-in-days");
   const restrictions = { ...UNRESTRICTED, ...restrictionFlags(flags) };
   const user = await userByEmail(email);
+  // With --team, a member's own key in that team (the operator makes it in their name); else their personal team.
+  const team = flags.team === undefined ? undefined : await teamBySlug(flags);
+  if (team && !(await memberById(user.id, team.id))) {
+    throw new UsageError(`--email: ${email} is not a member of the team ${team.slug}.`);
+  }
   const { secret } = await createKey(
     OPERATOR(user.id),
-    { label, environment, expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null, restrictions },
+    {
+      label,
+      environment,
+      expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null,
+      restrictions,
+      teamId: team?.id,
+    },
     new Date(),
     OPERATOR_POLICY,
   );
   return secret;
 }
 
+/** key:list --email E (the person's personal team) or --team SLUG (each key with its maker's email). */
 export async function listKeysCommand(flags: Flags) {
-  const user = await userByEmail(required(emailSchema, flags.email, "email"));
+  let teamId: string;
+  if (flags.team !== undefined) {
+    teamId = (await teamBySlug(flags)).id;
+  } else {
+    const user = await userByEmail(required(emailSchema, flags.email, "email"));
+    teamId = (await personalTeamOf(user.id)).team.id;
+  }
+  const makers = new Map(
+    (
+      await db.apiKey.findMany({ where: { teamId }, select: { publicId: true, user: { select: { email: true } } } })
+    ).map((key) => [key.publicId, key.user.email]),
+  );
   const keys = [];
   for (let page = 1; ; page++) {
-    const result = await listKeys(user.id, { page });
-    keys.push(...result.items.map(printable));
+    const result = await listKeys(teamId, { page });
+    keys.push(...result.items.map((key) => ({ ...printable(key), owner: makers.get(key.id) ?? null })));
     if (page >= result.pageCount) break;
   }
   return keys;

@@ -85,6 +85,13 @@ export const docsSections: DocsSection[] = [
           "scope scopes read only permission allowlist allow ip ipv4 ipv6 cidr proxy trust_proxy x-forwarded-for 403 insufficient_scope ip_not_allowed www-authenticate rate limit expiry cli",
       },
       {
+        title: "Teams and roles",
+        href: "/docs/teams-and-roles",
+        description:
+          "Teams own keys; what viewers, developers, admins and owners may do; what happens when someone leaves.",
+        keywords: "team member members role roles viewer developer admin owner permission switcher leave remove slug",
+      },
+      {
         title: "Keeping keys safe",
         href: "/docs/keeping-keys-safe",
         description: "Server-side environment variables, never client-side JavaScript.",

@@ -53,21 +53,21 @@ export function toFileObject(row: {
 
 type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
 
-async function storedBytes(client: Pick<Tx, "storedFile">, userId: string): Promise<number> {
-  const sum = await client.storedFile.aggregate({ where: { userId }, _sum: { bytes: true } });
+async function storedBytes(client: Pick<Tx, "storedFile">, teamId: string): Promise<number> {
+  const sum = await client.storedFile.aggregate({ where: { teamId }, _sum: { bytes: true } });
   return sum._sum.bytes ?? 0;
 }
 
 const overQuota = () => new DomainError("storage_quota_exceeded", errorCatalog.storage_quota_exceeded.message);
 
-/** 413 storage_quota_exceeded when `incoming` more bytes would not fit the account's quota. */
-export async function refuseOverQuota(userId: string, incoming: number): Promise<void> {
-  if ((await storedBytes(db, userId)) + incoming > getEnv().FILES_QUOTA_BYTES) throw overQuota();
+/** 413 storage_quota_exceeded when `incoming` more bytes would not fit the team's quota. */
+export async function refuseOverQuota(teamId: string, incoming: number): Promise<void> {
+  if ((await storedBytes(db, teamId)) + incoming > getEnv().FILES_QUOTA_BYTES) throw overQuota();
 }
 
 /**
  * Stores a received upload: the quota is checked again with the real size,
- * under a lock on the user's row (so two uploads cannot both squeeze into the
+ * under a lock on the team's row (so two uploads cannot both squeeze into the
  * last free bytes), the temporary file is renamed into place and the row is
  * written. A failure at any step leaves neither a file nor a row behind.
  * The client's file name is kept for the API's answer, cleaned of control
@@ -80,8 +80,8 @@ export async function saveUpload(owner: Owner, file: ReceivedFile, purpose: stri
   await mkdir(path.dirname(target), { recursive: true });
   try {
     const row = await db.$transaction(async (tx) => {
-      await tx.user.update({ where: { id: owner.userId }, data: { filesChangedAt: new Date() } });
-      if ((await storedBytes(tx, owner.userId)) + file.bytes > getEnv().FILES_QUOTA_BYTES) throw overQuota();
+      await tx.team.update({ where: { id: owner.teamId }, data: { filesChangedAt: new Date() } });
+      if ((await storedBytes(tx, owner.teamId)) + file.bytes > getEnv().FILES_QUOTA_BYTES) throw overQuota();
       await rename(file.path, target);
       return tx.storedFile.create({
         data: {
@@ -104,7 +104,7 @@ export async function saveUpload(owner: Owner, file: ReceivedFile, purpose: stri
   }
 }
 
-/** The caller's own file, or null: another user's or environment's file does not exist for them. */
+/** A file of the caller's team and environment, or null: another team's or environment's file does not exist for them. */
 export function findOwnFile(owner: Owner, fileId: string) {
-  return db.storedFile.findFirst({ where: { id: fileId, userId: owner.userId, environment: owner.environment } });
+  return db.storedFile.findFirst({ where: { id: fileId, teamId: owner.teamId, environment: owner.environment } });
 }

@@ -113,10 +113,10 @@ async function replayed(owner: Owner, key: string, hash: string, now: Date): Pro
   return findGeneration(owner, record.generationId);
 }
 
-/** The owner's generation, or null; with `app`, only a generation of that app. */
+/** A generation of the owner's team and environment, or null; with `app`, only a generation of that app. */
 export async function findGeneration(owner: Owner, id: string, app?: string): Promise<GenerationObject | null> {
   const row = await db.generation.findFirst({
-    where: { id, userId: owner.userId, environment: owner.environment, ...(app === undefined ? {} : { app }) },
+    where: { id, teamId: owner.teamId, environment: owner.environment, ...(app === undefined ? {} : { app }) },
   });
   return row ? toGenerationObject(row) : null;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { teamSlugSchema } from "../teams/slug";
 import { EXPIRY_CHOICES } from "./expiry";
 import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
 import { holdsApiKey } from "./key-in-text";
@@ -98,6 +99,8 @@ export const createKeySchema = z
     expiryDate: z.string().optional(),
     // A checkbox: "on" when ticked, absent otherwise.
     decoy: z.literal("on").optional(),
+    // The team that will own the key (its slug, from the page's form); the person's personal team when absent.
+    team: teamSlugSchema.optional(),
     ...restrictionFields,
   })
   .transform((input, ctx) => {
@@ -125,7 +128,14 @@ export const createKeySchema = z
     }
     const restrictions = toRestrictions(input, ctx);
     if (restrictions === z.NEVER) return z.NEVER;
-    return { label: input.label, environment: input.environment, expiresAt, restrictions, decoy: input.decoy === "on" };
+    return {
+      label: input.label,
+      environment: input.environment,
+      expiresAt,
+      restrictions,
+      decoy: input.decoy === "on",
+      team: input.team,
+    };
   });
 
 export const renameKeySchema = z.object({ keyId: keyIdSchema, label: labelSchema });

@@ -107,7 +107,7 @@ export async function actOnReportedToken(
     await recordDecoyUse(key, { ip: null, userAgent: report.source, route, url: report.url });
     return "true_positive";
   }
-  const actor = { userId: key.userId, ip: null, userAgent: report.source };
+  const actor = { userId: key.userId, ip: null, userAgent: report.source, kind: "report" as const };
   const outcome = await revokeLeaked(actor, key.publicId, { ...report, replace: false });
   log.warn("key.report.matched", { source: report.source, key_id: key.publicId, outcome: outcome.status });
   return "true_positive";

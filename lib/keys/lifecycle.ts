@@ -5,7 +5,8 @@ import { getEnv } from "../env";
 import { rateLimits } from "../env-schema";
 import { log } from "../log";
 import { queueKeyChanged, queueKeyReportedLeaked } from "../mail/account-notices";
-import { personalTeamId } from "../teams/personal-team";
+import { memberById, personalTeamOf, requirePermission, roleRefusal, teamNotFound } from "../teams/membership";
+import { canManageKey, can } from "../teams/roles";
 import { keyDigest } from "./digest";
 import { keyNotFound, keyRefused } from "./errors";
 import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
@@ -22,8 +23,9 @@ import {
 import { keyStatus, statusWhere } from "./status";
 import { keyViewSelect, toKeyView, type KeyView } from "./views";
 
-// Every change to a key: each one checks that the key belongs to the actor,
-// and writes its activity row in the same transaction as the change.
+// Every change to a key: each one takes the team's lock, checks the actor's
+// membership and role (lib/teams/roles.ts) inside the transaction, and writes
+// its activity row in the same transaction as the change.
 
 export const ACTIVE_KEY_CAP = 100;
 
@@ -40,17 +42,42 @@ export interface RotatedKey extends IssuedKey {
   oldKeyStopsAt: Date;
 }
 
-async function lockUserKeys(tx: Tx, userId: string, now: Date) {
-  // A write to the user's row first: on PostgreSQL its row lock makes this
-  // user's concurrent key transactions take turns (SQLite has one writer anyway).
-  // Every key transaction takes it before any key row, since the activity row
-  // each one writes locks the user's row too (lib/audit.ts): one order, no deadlock.
-  await tx.user.update({ where: { id: userId }, data: { keysChangedAt: now } });
+/**
+ * The first write of every key transaction: the team's row. On PostgreSQL its
+ * lock makes the team's concurrent key changes take turns with each other and
+ * with membership changes (lib/teams/members.ts takes it too), so the key cap
+ * cannot be raced past and a role read after it holds until the commit.
+ * SQLite has one writer anyway. The activity row then locks the actor's
+ * account row (lib/audit.ts): one order, team then account, so no deadlock.
+ */
+async function lockTeamKeys(tx: Tx, teamId: string, now: Date) {
+  await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: now } });
 }
 
-async function findOwnedKey(tx: Tx, userId: string, publicId: string) {
-  const key = await tx.apiKey.findFirst({ where: { publicId, userId } });
+/** The team a key belongs to, or "not found"; a key never changes team, so this is read before the lock. */
+async function teamOfKey(publicId: string): Promise<string> {
+  const key = await db.apiKey.findUnique({ where: { publicId }, select: { teamId: true } });
   if (!key) throw keyNotFound();
+  return key.teamId;
+}
+
+/**
+ * The key, read after the team's lock, and the actor's right to change it. A
+ * person outside the team gets "not found", exactly as for a key that does
+ * not exist; a member whose role does not cover this key (lib/teams/roles.ts)
+ * gets the role's refusal. The operator CLI and leak reports act for the
+ * key's maker and are not limited by a role.
+ */
+async function findKeyToChange(tx: Tx, actor: Actor, teamId: string, publicId: string) {
+  const key = await tx.apiKey.findFirst({ where: { publicId, teamId } });
+  if (!key) throw keyNotFound();
+  if ((actor.kind ?? "person") !== "person") return key;
+  const member = await memberById(actor.userId, teamId, tx);
+  if (!member) throw keyNotFound();
+  const environment = key.environment as KeyEnvironment;
+  if (!canManageKey(member, { environment, userId: key.userId })) {
+    throw roleRefusal(member.role, environment === "dev" ? "keys.manage_dev" : "keys.manage_any_prod");
+  }
   return key;
 }
 
@@ -144,25 +171,45 @@ async function recordReplacementCreated(
 
 export async function createKey(
   actor: Actor,
-  input: Omit<NewKey, "restrictions" | "rateLimitByOperator"> & { restrictions?: KeyRestrictions },
+  input: Omit<NewKey, "restrictions" | "rateLimitByOperator"> & {
+    restrictions?: KeyRestrictions;
+    /** The team that will own it; the actor's personal team when not said. */
+    teamId?: string | undefined;
+  },
   now = new Date(),
   policy: RestrictionPolicy = {},
 ): Promise<IssuedKey> {
   const restrictions = input.restrictions ?? UNRESTRICTED;
   refuseLimitAboveDefault(restrictions, input.environment, policy);
+  const teamId = input.teamId ?? (await personalTeamOf(actor.userId)).team.id;
   const issued = await db.$transaction(async (tx) => {
-    await lockUserKeys(tx, actor.userId, now);
+    await lockTeamKeys(tx, teamId, now).catch(() => {
+      throw teamNotFound();
+    });
+    // The role as it is now, under the team's lock: a role changed a moment ago is the one that counts.
+    const member = await memberById(actor.userId, teamId, tx);
+    if (!member) throw teamNotFound();
+    const permission = input.environment === "prod" ? "keys.create_prod" : "keys.create_dev";
+    if ((actor.kind ?? "person") === "person" && !can(member.role, permission))
+      throw roleRefusal(member.role, permission);
     // Every key that still works counts, a rotated one in its grace period too. Rotation and leak reports
     // are not capped: once the grace ends they leave the number of keys in use as it was.
-    const inUse = await tx.apiKey.count({ where: { userId: actor.userId, ...statusWhere("usable", now) } });
+    const inUse = await tx.apiKey.count({ where: { teamId, ...statusWhere("usable", now) } });
     if (inUse >= ACTIVE_KEY_CAP) {
       throw keyRefused(
-        `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`,
+        member.team.personal
+          ? `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`
+          : `This team already has ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key it no longer uses, then create this one.`,
       );
     }
     const rateLimitByOperator = Boolean(policy.allowAboveDefaultLimit) && restrictions.rateLimit !== null;
-    const owners = { teamId: await personalTeamId(tx, actor.userId), userId: actor.userId };
-    const { row, secret } = await insertKey(tx, owners, { ...input, restrictions, rateLimitByOperator }, now);
+    const { teamId: _team, ...fields } = input;
+    const { row, secret } = await insertKey(
+      tx,
+      { teamId, userId: actor.userId },
+      { ...fields, restrictions, rateLimitByOperator },
+      now,
+    );
     await recordAudit(tx, actor, "key.created", row.publicId, {
       environment: input.environment,
       label: input.label,
@@ -176,9 +223,10 @@ export async function createKey(
 }
 
 export async function renameKey(actor: Actor, publicId: string, label: string): Promise<KeyView> {
+  const teamId = await teamOfKey(publicId);
   return db.$transaction(async (tx) => {
-    await lockUserKeys(tx, actor.userId, new Date());
-    const key = await findOwnedKey(tx, actor.userId, publicId);
+    await lockTeamKeys(tx, teamId, new Date());
+    const key = await findKeyToChange(tx, actor, teamId, publicId);
     const row = await tx.apiKey.update({ where: { id: key.id }, data: { label }, select: keyViewSelect });
     await recordAudit(tx, actor, "key.renamed", publicId, { from: key.label, to: label });
     return toKeyView(row);
@@ -197,9 +245,10 @@ export async function updateRestrictions(
   policy: RestrictionPolicy = {},
   now = new Date(),
 ): Promise<KeyView> {
+  const teamId = await teamOfKey(publicId);
   const view = await db.$transaction(async (tx) => {
-    await lockUserKeys(tx, actor.userId, now);
-    const key = await findOwnedKey(tx, actor.userId, publicId);
+    await lockTeamKeys(tx, teamId, now);
+    const key = await findKeyToChange(tx, actor, teamId, publicId);
     const status = keyStatus(key, now);
     if (status === "revoked" || status === "expired") {
       throw keyRefused(
@@ -255,9 +304,10 @@ export async function rotateKey(
   grace: GracePeriod,
   now = new Date(),
 ): Promise<RotatedKey> {
+  const teamId = await teamOfKey(publicId);
   const issued = await db.$transaction(async (tx) => {
-    await lockUserKeys(tx, actor.userId, now);
-    const old = await findOwnedKey(tx, actor.userId, publicId);
+    await lockTeamKeys(tx, teamId, now);
+    const old = await findKeyToChange(tx, actor, teamId, publicId);
     refuseUnlessActive(old, now, "rotated");
     if (old.decoy)
       throw keyRefused("A decoy key is never used, so there is nothing to rotate: revoke it, or create another.");
@@ -302,9 +352,10 @@ export async function revokeKey(
   reason: string | null,
   now = new Date(),
 ): Promise<KeyView> {
+  const teamId = await teamOfKey(publicId);
   const view = await db.$transaction(async (tx) => {
-    await lockUserKeys(tx, actor.userId, now);
-    const key = await findOwnedKey(tx, actor.userId, publicId);
+    await lockTeamKeys(tx, teamId, now);
+    const key = await findKeyToChange(tx, actor, teamId, publicId);
     const { count } = await tx.apiKey.updateMany({
       where: { id: key.id, revokedAt: null },
       data: { revokedAt: now, revokedReason: reason },
@@ -323,6 +374,8 @@ export interface LeakOutcome {
   /** The new key, when one was made; null when the leaked key already had a replacement. */
   replacement: IssuedKey | null;
   existingReplacementId: string | null;
+  /** No replacement was made because the reporter's role may not create a key of that environment. */
+  replacementWithheld: boolean;
 }
 
 /** Who reported a key leaked: its owner in the dashboard, or, with no one signed in, a report. */
@@ -355,9 +408,20 @@ export async function revokeLeaked(
   report: LeakReport,
   now = new Date(),
 ): Promise<RevokeLeakedOutcome> {
+  const teamId = await teamOfKey(publicId);
   const outcome = await db.$transaction(async (tx): Promise<RevokeLeakedOutcome> => {
-    await lockUserKeys(tx, actor.userId, now);
-    const key = await findOwnedKey(tx, actor.userId, publicId);
+    await lockTeamKeys(tx, teamId, now);
+    const key = await tx.apiKey.findFirst({ where: { publicId, teamId } });
+    if (!key) throw keyNotFound();
+    // Any member may report a key leaked (a viewer too: stopping a leak is never held up by a role); the
+    // replacement is made only for a member who may create a key of that environment.
+    let replace = report.replace;
+    if ((actor.kind ?? "person") === "person") {
+      const member = await memberById(actor.userId, teamId, tx);
+      if (!member) throw keyNotFound();
+      requirePermission(member, "keys.report_leaked");
+      replace &&= can(member.role, key.environment === "prod" ? "keys.create_prod" : "keys.create_dev");
+    }
     // As with rotation: a decoy found in the open is doing its job, and reports of one raise its alert instead.
     if (key.decoy) throw keyRefused(DECOY_LEAK_REFUSED);
     const status = keyStatus(key, now);
@@ -372,7 +436,7 @@ export async function revokeLeaked(
       if (!successor || keyStatus(successor, now) === "revoked" || keyStatus(successor, now) === "expired")
         successorId = null;
     }
-    if (!successorId && report.replace) {
+    if (!successorId && replace) {
       const { row, secret } = await insertKey(
         tx,
         key,
@@ -408,7 +472,13 @@ export async function revokeLeaked(
     });
     if (reported) await queueKeyReportedLeaked(tx, actor.userId, key, report, now);
     else await queueKeyChanged(tx, actor.userId, key, "leaked", now);
-    return { status: "revoked", revoked, replacement, existingReplacementId: replacement ? null : replacementId };
+    return {
+      status: "revoked",
+      revoked,
+      replacement,
+      existingReplacementId: replacement ? null : replacementId,
+      replacementWithheld: report.replace && !replace && !replacementId,
+    };
   });
   if (outcome.status === "revoked") {
     log.warn("key.leaked", {
@@ -423,8 +493,10 @@ export async function revokeLeaked(
 
 /** The owner has seen that a report revoked this key: the dashboard stops showing its notice. */
 export async function dismissLeakNotice(actor: Actor, publicId: string, now = new Date()): Promise<KeyView> {
-  const key = await db.apiKey.findFirst({ where: { publicId, userId: actor.userId, leakSource: { not: null } } });
-  if (!key) throw keyNotFound();
+  const key = await db.apiKey.findFirst({ where: { publicId, leakSource: { not: null } } });
+  const member = key ? await memberById(actor.userId, key.teamId) : null;
+  if (!key || !member) throw keyNotFound();
+  requirePermission(member, "keys.report_leaked");
   const row = await db.apiKey.update({ where: { id: key.id }, data: { leakSeenAt: now }, select: keyViewSelect });
   return toKeyView(row, now);
 }

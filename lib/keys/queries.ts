@@ -29,10 +29,10 @@ function pageOf(total: number, requested: number | undefined, size: number) {
   return { page, pageCount, skip: (page - 1) * size, take: size };
 }
 
-/** One page of the user's keys, newest first. Always scoped to userId. */
-export async function listKeys(userId: string, filter: KeyFilter = {}, now = new Date()): Promise<Page<KeyView>> {
+/** One page of the team's keys, newest first. Always scoped to the team. */
+export async function listKeys(teamId: string, filter: KeyFilter = {}, now = new Date()): Promise<Page<KeyView>> {
   const where = {
-    userId,
+    teamId,
     ...(filter.environment ? { environment: filter.environment } : {}),
     ...(filter.status ? statusWhere(filter.status, now) : filter.showInactive ? {} : statusWhere("usable", now)),
   };
@@ -48,9 +48,9 @@ export async function listKeys(userId: string, filter: KeyFilter = {}, now = new
   return { items: rows.map((row) => toKeyView(row, now)), page, pageCount, total };
 }
 
-/** One of the user's keys by its public id, or null: another user's key is "not found". */
-export async function getKey(userId: string, publicId: string, now = new Date()): Promise<KeyView | null> {
-  const row = await db.apiKey.findFirst({ where: { publicId, userId }, select: keyViewSelect });
+/** One of the team's keys by its public id, or null: another team's key is "not found". */
+export async function getKey(teamId: string, publicId: string, now = new Date()): Promise<KeyView | null> {
+  const row = await db.apiKey.findFirst({ where: { publicId, teamId }, select: keyViewSelect });
   return row ? toKeyView(row, now) : null;
 }
 
@@ -66,12 +66,27 @@ export interface ActivityEntry {
   count: number;
 }
 
-/** The user's activity log, newest first, optionally for one key. */
+/**
+ * A team's activity, newest first, optionally for one of its keys: every change
+ * to the team's keys, whoever made it (each row stays in its author's chain
+ * until the team chain lands), and, in a personal team, the account's own
+ * sign-ins and settings as before.
+ */
 export async function listActivity(
-  userId: string,
+  team: { id: string; personalOfId: string | null },
   options: { keyId?: string | undefined; page?: number | undefined; pageSize?: number | undefined } = {},
 ) {
-  const where = { userId, ...(options.keyId ? { keyId: options.keyId } : {}) };
+  const keyIds = options.keyId
+    ? (await db.apiKey.count({ where: { teamId: team.id, publicId: options.keyId } })) > 0
+      ? [options.keyId]
+      : []
+    : (await db.apiKey.findMany({ where: { teamId: team.id }, select: { publicId: true } })).map((k) => k.publicId);
+  const where = {
+    OR: [
+      { keyId: { in: keyIds } },
+      ...(team.personalOfId && !options.keyId ? [{ userId: team.personalOfId, keyId: null }] : []),
+    ],
+  };
   const total = await db.auditEvent.count({ where });
   const { page, pageCount, skip, take } = pageOf(total, options.page, options.pageSize ?? ACTIVITY_PAGE_SIZE);
   const rows = await db.auditEvent.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip, take });
@@ -97,10 +112,10 @@ export interface ReportedLeak {
   revokedAt: Date;
 }
 
-/** Keys a report (not their owner) revoked, which the owner has not yet dismissed from the dashboard. */
-export async function listReportedLeaks(userId: string): Promise<ReportedLeak[]> {
+/** The team's keys a report (not a member) revoked, which no member has yet dismissed from the dashboard. */
+export async function listReportedLeaks(teamId: string): Promise<ReportedLeak[]> {
   const rows = await db.apiKey.findMany({
-    where: { userId, leakSource: { not: null }, leakSeenAt: null, revokedAt: { not: null } },
+    where: { teamId, leakSource: { not: null }, leakSeenAt: null, revokedAt: { not: null } },
     orderBy: { revokedAt: "desc" },
     take: 20,
     select: { publicId: true, label: true, environment: true, leakSource: true, leakUrl: true, revokedAt: true },
@@ -122,12 +137,17 @@ export interface DecoyUses {
   lastIp: string | null;
 }
 
-/** How often each of these decoy keys was used (its hourly alerts in the activity log, counted), and the latest alert. */
-export async function decoyUses(userId: string, keyIds: string[]): Promise<Map<string, DecoyUses>> {
+/**
+ * How often each of these decoy keys of the team was used (its hourly alerts in the activity log, counted), and
+ * the latest alert.
+ */
+export async function decoyUses(teamId: string, keyIds: string[]): Promise<Map<string, DecoyUses>> {
   const uses = new Map<string, DecoyUses>();
+  const ofTeam = await db.apiKey.findMany({ where: { teamId, publicId: { in: keyIds } }, select: { publicId: true } });
+  keyIds = ofTeam.map((key) => key.publicId);
   if (keyIds.length === 0) return uses;
   const rows = await db.auditEvent.findMany({
-    where: { userId, action: "key.decoy_used", keyId: { in: keyIds } },
+    where: { action: "key.decoy_used", keyId: { in: keyIds } },
     orderBy: { seq: "desc" },
     take: 1_000,
     select: { keyId: true, createdAt: true, ip: true, count: true },

@@ -6,7 +6,7 @@ import { log } from "../log";
 import type { MaybePromise } from "../maybe-promise";
 import { ApiError } from "./api-error";
 import {
-  accountBucket,
+  teamBucket,
   checkRateLimitPair,
   keyBucket,
   tighter,
@@ -15,7 +15,8 @@ import {
 } from "./rate-limit";
 
 // Steps 11 and 12 of the gate's order: the key's own limit, then the
-// account-wide limit over all of the account's keys of that environment.
+// team-wide limit over all of the team's keys of that environment ("account"
+// in the names below: the limit was per account before teams).
 
 export type CountedRate = RateLimitResult & { scope: "key" | "account" };
 
@@ -31,9 +32,9 @@ export function keyRateLimit(key: Pick<VerifiedKey, "restrictions" | "rateLimitB
 
 /**
  * Counts the request against its key (step 11 of the gate's order), then
- * against all of the account's keys of that environment (step 12), in one
+ * against all of the team's keys of that environment (step 12), in one
  * round trip to the store. A request the key's own limit refuses does not use
- * the account's allowance. The result is the limit that refused, or else the
+ * the team's allowance. The result is the limit that refused, or else the
  * tighter one, for the RateLimit-* headers. A store outage is 503, or a logged
  * pass-through with RATE_LIMIT_FAIL_OPEN=1.
  */
@@ -44,7 +45,7 @@ export function countRequest(key: VerifiedKey, store: RateLimitStore): MaybeProm
     counted = checkRateLimitPair(store, {
       key: keyBucket(key.id),
       keyLimit: keyRateLimit(key, limits.perKey),
-      account: accountBucket(key.userId, key.environment),
+      account: teamBucket(key.teamId, key.environment),
       accountLimit: limits.account,
     });
   } catch (error) {

@@ -73,8 +73,8 @@ export const GATE_ORDER: readonly GateStep[] = [
     codes: ["rate_limited"],
   },
   {
-    check: "over the account-wide rate limit (all the account's keys of the environment)",
-    answer: "429 `rate_limited` with `Retry-After`, naming the account's keys",
+    check: "over the team-wide rate limit (all the team's keys of the environment)",
+    answer: "429 `rate_limited` with `Retry-After`, naming the team's keys",
     codes: ["rate_limited"],
   },
   {

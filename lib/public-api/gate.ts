@@ -183,14 +183,14 @@ function pipeline(request: Request, url: URL, trace: Trace, services: GateServic
   });
 }
 
-/** Steps 11 and 12's refusal; the account-wide limit says so. */
+/** Steps 11 and 12's refusal; the team-wide limit says so. */
 function rateLimited(key: VerifiedKey, rate: CountedRate): ApiError {
   const environment = key.environment === "prod" ? "production" : "development";
   return new ApiError("rate_limited", {
     headers: { "Retry-After": String(rate.resetSeconds) },
     ...(rate.scope === "account"
       ? {
-          message: `Too many requests from this account's ${environment} keys together. Slow down and try again after the time in the Retry-After header.`,
+          message: `Too many requests from this team's ${environment} keys together. Slow down and try again after the time in the Retry-After header.`,
         }
       : {}),
   });

@@ -1,6 +1,6 @@
 import { andThen, type MaybePromise } from "../maybe-promise";
 
-// Rate limits: a fixed one-minute window per key, and one per account and
+// Rate limits: a fixed one-minute window per key, and one per team and
 // environment over all its keys (so rotated keys in their grace period add no
 // capacity). The counters sit behind RateLimitStore so a shared store
 // (PostgreSQL, Redis) can replace the in-process one when several instances
@@ -78,8 +78,12 @@ export const WINDOW_MS = 60_000;
 
 /** The counter of one key. */
 export const keyBucket = (keyId: string) => `rl:${keyId}`;
-/** The counter of all of an account's keys of one environment. */
-export const accountBucket = (userId: string, environment: string) => `rla:${userId}:${environment}`;
+/**
+ * The counter of all of a team's keys of one environment (the team-wide limit; the
+ * RATE_LIMIT_ACCOUNT_* settings keep their names). The stores call it the "account"
+ * counter, as the limit was per account before teams.
+ */
+export const teamBucket = (teamId: string, environment: string) => `rlt:${teamId}:${environment}`;
 
 function toResult({ count, windowEndsAt }: CounterWindow, limit: number, now: number): RateLimitResult {
   return {

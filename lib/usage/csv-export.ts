@@ -79,12 +79,12 @@ async function* csvChunks(
  * key is not the user's. `pageSize` is for tests.
  */
 export async function usageCsvStream(
-  userId: string,
+  teamId: string,
   publicId: string,
   options: { range: UsageRange; filter?: RequestLogFilter; pageSize?: number },
   now = new Date(),
 ): Promise<ReadableStream<Uint8Array> | null> {
-  const keyId = await ownedKeyRowId(userId, publicId);
+  const keyId = await ownedKeyRowId(teamId, publicId);
   if (!keyId) return null;
   const where = requestLogWhere(keyId, logSince(options.range, now), options.filter ?? {});
   const chunks = csvChunks(where, options.pageSize ?? CSV_PAGE_SIZE, now);

@@ -8,7 +8,7 @@ import { RANGE_SPECS, rangeStart, type RequestLogFilter, type UsageRange } from 
 // What the dashboard shows of a key's use. Counts come from the hourly
 // aggregates (kept 400 days); anything per request (client IPs, the log)
 // from the request log, kept USAGE_RETENTION_DAYS. Every query is scoped by
-// the key's row id and the owner's user id, found through ownedKeyRowId.
+// the key's row id, found through ownedKeyRowId (which checks it is the team's).
 
 export const REQUEST_LOG_PAGE_SIZE = 25;
 const TOP_COUNT = 5;
@@ -49,14 +49,14 @@ export function logSince(range: UsageRange, now: Date): Date {
   return start > retained ? start : retained;
 }
 
-/** A key's requests over a range, in buckets by status class, with its top routes and client IPs. Null: not the user's key. */
+/** A key's requests over a range, in buckets by status class, with its top routes and client IPs. Null: not the team's key. */
 export async function getKeyUsage(
-  userId: string,
+  teamId: string,
   publicId: string,
   range: UsageRange,
   now = new Date(),
 ): Promise<KeyUsage | null> {
-  const keyId = await ownedKeyRowId(userId, publicId);
+  const keyId = await ownedKeyRowId(teamId, publicId);
   if (!keyId) return null;
   const start = rangeStart(range, now);
   const since = logSince(range, now);
@@ -134,7 +134,7 @@ const STATUS_RANGES: Record<StatusClass, { gte?: number; lt?: number }> = {
 };
 
 /** The request log's where: the key, its owner, the range and the filters. */
-/** A key's log rows over a range: by its row id alone, which the caller has already checked is the user's. */
+/** A key's log rows over a range: by its row id alone, which the caller has already checked is the team's. */
 export function requestLogWhere(keyId: string, since: Date, filter: RequestLogFilter) {
   return {
     keyId,
@@ -154,14 +154,14 @@ export interface RequestLogPage {
 /** How deep the page's log goes: 100 pages of 25, the newest 2,500 requests of the filter; the CSV has them all. */
 export const MAX_LOG_PAGES = 100;
 
-/** One page of a key's requests over a range, newest first, filtered. Null: not the user's key. */
+/** One page of a key's requests over a range, newest first, filtered. Null: not the team's key. */
 export async function listRequests(
-  userId: string,
+  teamId: string,
   publicId: string,
   options: { range: UsageRange; filter?: RequestLogFilter; page?: number | undefined },
   now = new Date(),
 ): Promise<RequestLogPage | null> {
-  const keyId = await ownedKeyRowId(userId, publicId);
+  const keyId = await ownedKeyRowId(teamId, publicId);
   if (!keyId) return null;
   const where = requestLogWhere(keyId, logSince(options.range, now), options.filter ?? {});
   const total = await db.usageEvent.count({ where });
@@ -180,17 +180,17 @@ export async function listRequests(
 
 /**
  * Requests in the last 24 hours (the current hour and the 23 before it) for
- * each of the user's keys named, by public id, in one grouped query. Keys of
- * another user, or unknown, are left out.
+ * each of the team's keys named, by public id, in one grouped query. Keys of
+ * another team, or unknown, are left out.
  */
 export async function requestsLast24h(
-  userId: string,
+  teamId: string,
   publicIds: readonly string[],
   now = new Date(),
 ): Promise<Record<string, number>> {
   if (publicIds.length === 0) return {};
   const keys = await db.apiKey.findMany({
-    where: { userId, publicId: { in: [...publicIds] } },
+    where: { teamId, publicId: { in: [...publicIds] } },
     select: { id: true, publicId: true },
   });
   const counts: Record<string, number> = Object.fromEntries(keys.map((key) => [key.publicId, 0]));

@@ -6,8 +6,8 @@ import { ownedKeyRows } from "./owned-key";
 
 // What a key's usage says about it, for the key page and the list: use after
 // it stopped working, how far a rotation has got, and the scopes it really
-// used. Every function takes the signed-in user's id and public key ids, and
-// resolves them to rows itself, so another user's key reads as nothing.
+// used. Every function takes the team's id and public key ids, and
+// resolves them to rows itself, so another team's key reads as nothing.
 
 /** The answers of a key that no longer works: it was tried after it was revoked or expired. */
 const ENDED_CODES = ["revoked_api_key", "expired_api_key"];
@@ -19,8 +19,8 @@ export interface AfterEndUse {
 }
 
 /** By public key id: how often each key was tried after it stopped working, and the last time and address. */
-export async function triedAfterEnd(userId: string, publicIds: readonly string[]): Promise<Map<string, AfterEndUse>> {
-  const keys = await ownedKeyRows(userId, publicIds);
+export async function triedAfterEnd(teamId: string, publicIds: readonly string[]): Promise<Map<string, AfterEndUse>> {
+  const keys = await ownedKeyRows(teamId, publicIds);
   const result = new Map<string, AfterEndUse>();
   if (keys.size === 0) return result;
   // By row ids alone (checked above): the user's index would read every row of the account.
@@ -69,12 +69,12 @@ const SENDERS_SHOWN = 5;
 
 /** For a key in its rotation's grace period: how much of the last hour's traffic still uses it, and from where. */
 export async function rotationProgress(
-  userId: string,
+  teamId: string,
   oldPublicId: string,
   newPublicId: string,
   now = new Date(),
 ): Promise<RotationProgress | null> {
-  const rows = await ownedKeyRows(userId, [oldPublicId, newPublicId]);
+  const rows = await ownedKeyRows(teamId, [oldPublicId, newPublicId]);
   const rowOf = (publicId: string) => [...rows].find(([, id]) => id === publicId)?.[0];
   const oldRow = rowOf(oldPublicId);
   const newRow = rowOf(newPublicId);
@@ -107,12 +107,12 @@ export const SCOPE_EVIDENCE_DAYS = 30;
  * Refused requests (403, 429, ...) say nothing about what the key needs.
  */
 export async function usedScopes(
-  userId: string,
+  teamId: string,
   publicId: string,
   scopeOfRoute: ReadonlyMap<string, Scope>,
   now = new Date(),
 ): Promise<Scope[] | null> {
-  const rows = await ownedKeyRows(userId, [publicId]);
+  const rows = await ownedKeyRows(teamId, [publicId]);
   const keyId = [...rows.keys()][0];
   if (!keyId) return null;
   const used = await db.usageHourly.groupBy({
@@ -147,16 +147,16 @@ interface SignalKey {
  * knows it: `routeScopes()` in lib/public-api/routes.ts).
  */
 export async function keySignals(
-  userId: string,
+  teamId: string,
   key: SignalKey,
   scopeOfRoute: ReadonlyMap<string, Scope>,
   now = new Date(),
 ): Promise<KeySignals> {
   const usable = key.status === "active" || key.status === "expiring";
   const [afterEnd, rotation, used] = await Promise.all([
-    triedAfterEnd(userId, [key.id]).then((found) => found.get(key.id) ?? null),
-    key.status === "expiring" && key.successor ? rotationProgress(userId, key.id, key.successor.id, now) : null,
-    usable ? usedScopes(userId, key.id, scopeOfRoute, now) : null,
+    triedAfterEnd(teamId, [key.id]).then((found) => found.get(key.id) ?? null),
+    key.status === "expiring" && key.successor ? rotationProgress(teamId, key.id, key.successor.id, now) : null,
+    usable ? usedScopes(teamId, key.id, scopeOfRoute, now) : null,
   ]);
   const held = key.restrictions.scopes === "all" ? null : key.restrictions.scopes;
   const narrower =
@@ -175,17 +175,17 @@ export interface ListSignals {
 
 /** For the key list: use after the end for every key shown, and rotation progress for those in a grace period. */
 export async function listSignals(
-  userId: string,
+  teamId: string,
   keys: readonly { id: string; status: string; successor: { id: string } | null }[],
   now = new Date(),
 ): Promise<ListSignals> {
   const rotating = keys.filter((key) => key.status === "expiring" && key.successor);
   const [afterEnd, progress] = await Promise.all([
     triedAfterEnd(
-      userId,
+      teamId,
       keys.map((key) => key.id),
     ),
-    Promise.all(rotating.map((key) => rotationProgress(userId, key.id, key.successor!.id, now))),
+    Promise.all(rotating.map((key) => rotationProgress(teamId, key.id, key.successor!.id, now))),
   ]);
   const rotation = new Map<string, RotationProgress>();
   rotating.forEach((key, index) => {

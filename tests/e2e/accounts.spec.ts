@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, SIGN_UP_SUBJECT, signIn, signOut, signUp, uniqueEmail } from "./helpers";
+import { PASSWORD, personalTeamUrl, SIGN_UP_SUBJECT, signIn, signOut, signUp, uniqueEmail } from "./helpers";
 import { e2eOutbox, linkIn, mailTo, waitForMail } from "./outbox";
 
 test("sign up, sign out, sign in, and end another session from the account page", async ({ page, browser }) => {
@@ -82,7 +82,7 @@ test("sign-up and sign-in work with JavaScript off, and no password reaches a UR
   await expect(page.locator("form").getByRole("alert")).toContainText("That is not the password you chose");
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(personalTeamUrl());
   await expect(page.getByText(email)).toBeVisible();
 
   await context.clearCookies();
@@ -131,7 +131,7 @@ test("a forgotten password is reset from the mailed link with JavaScript off, an
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("tangerine umbrella quartz");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(personalTeamUrl());
   await context.close();
 });
 

@@ -2,7 +2,15 @@
 // and with the keyboard alone.
 import { expect, test, type Page } from "@playwright/test";
 import { docsPages } from "../../lib/docs/nav";
-import { createKey, expectAccessibleLightAndDark, keyRow, rowAction, signUp, uniqueEmail } from "./helpers";
+import {
+  createKey,
+  expectAccessibleLightAndDark,
+  keyRow,
+  personalTeamPath,
+  rowAction,
+  signUp,
+  uniqueEmail,
+} from "./helpers";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -58,12 +66,15 @@ async function userWithKeys(page: Page) {
 test("no page scrolls sideways on a phone, and nothing focusable is off screen", async ({ page }) => {
   test.setTimeout(180_000);
   const keyId = await userWithKeys(page);
+  const team = await personalTeamPath(page);
   await page.setViewportSize(PHONE);
   const pages = [
+    `${team}/members`,
     "/dashboard",
     "/dashboard?inactive=1",
     `/dashboard/keys/${keyId}`,
     "/dashboard/activity",
+    "/dashboard/teams/new",
     "/account",
     ...docsPages.map((docsPage) => docsPage.href),
   ];
@@ -96,7 +107,15 @@ for (const viewport of [DESKTOP, PHONE]) {
   }) => {
     test.setTimeout(180_000);
     const keyId = await userWithKeys(page);
-    const signedIn = ["/dashboard", `/dashboard/keys/${keyId}`, "/dashboard/activity", "/account"];
+    const team = await personalTeamPath(page);
+    const signedIn = [
+      `${team}/members`,
+      "/dashboard",
+      `/dashboard/keys/${keyId}`,
+      "/dashboard/activity",
+      "/dashboard/teams/new",
+      "/account",
+    ];
     const signedOut = await browser.newContext();
     const anonymous = await signedOut.newPage();
     for (const [tab, hrefs] of [

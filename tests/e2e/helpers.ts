@@ -23,6 +23,17 @@ export async function signUp(page: Page, email: string, password = PASSWORD, bas
   await finishSignUp(page, email, password, base, outbox);
 }
 
+/** A page of the person's personal team (the dashboard opens there): /dashboard/personal-<12 hex>, then `rest`. */
+export const personalTeamUrl = (rest = "") => new RegExp(`/dashboard/personal-[0-9a-f]{12}${rest}$`);
+export const PERSONAL_KEY_URL = /\/dashboard\/personal-[0-9a-f]{12}\/keys\/key_[0-9A-Za-z]{16}$/;
+
+/** The path of the signed-in person's personal team, as /dashboard sends them there. */
+export async function personalTeamPath(page: Page): Promise<string> {
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(personalTeamUrl());
+  return new URL(page.url()).pathname;
+}
+
 /** From "Check your inbox" after the sign-up form: the mailed link, the password again, the dashboard. */
 export async function finishSignUp(page: Page, email: string, password = PASSWORD, base = "", outbox = e2eOutbox()) {
   await expect(page).toHaveURL(/\/sign-up\/check-inbox$/);
@@ -31,7 +42,7 @@ export async function finishSignUp(page: Page, email: string, password = PASSWOR
   await page.goto(`${base}${link.pathname}${link.search}`);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(personalTeamUrl());
 }
 
 export async function signIn(page: Page, email: string, password = PASSWORD) {
@@ -39,7 +50,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(personalTeamUrl());
 }
 
 export async function signOut(page: Page) {

@@ -1,6 +1,16 @@
 // The dashboard bugs from issue 13, each reproduced as a user met it.
 import { expect, test, type Page } from "@playwright/test";
-import { choose, createKey, finishSignUp, keyRow, rowAction, saveNewSecret, signUp, uniqueEmail } from "./helpers";
+import {
+  choose,
+  createKey,
+  finishSignUp,
+  keyRow,
+  personalTeamUrl,
+  rowAction,
+  saveNewSecret,
+  signUp,
+  uniqueEmail,
+} from "./helpers";
 import { copyKey } from "./e2e-database";
 
 const tomorrow = () => new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 10);
@@ -171,14 +181,14 @@ test("the key page shows the rotation chain both ways, and the replacement's own
   await newer.getByRole("link", { name: "chained" }).click();
   await expect(page.getByRole("link", { name: `“chained” ${oldId}` })).toHaveAttribute(
     "href",
-    `/dashboard/keys/${oldId}`,
+    personalTeamUrl(`/keys/${oldId}`),
   );
   const activity = page.getByTestId("activity-row");
   await expect(activity).toHaveCount(1);
   await expect(activity.first()).toContainText(`Key created`);
   await expect(activity.first()).toContainText(`replacing ${oldId} (rotation)`);
   await page.getByRole("link", { name: `“chained” ${oldId}` }).click();
-  await expect(page).toHaveURL(`/dashboard/keys/${oldId}`);
+  await expect(page).toHaveURL(personalTeamUrl(`/keys/${oldId}`));
   await expect(page.getByRole("link", { name: `“chained” ${newId}` })).toBeVisible();
   await expect(page.getByRole("term").getByText("Expired", { exact: true })).toBeVisible();
 });

@@ -1,5 +1,16 @@
 import { expect, test } from "@playwright/test";
-import { choose, createKey, expectAccessible, keyRow, rowAction, saveNewSecret, signUp, uniqueEmail } from "./helpers";
+import {
+  choose,
+  createKey,
+  expectAccessible,
+  keyRow,
+  PERSONAL_KEY_URL,
+  personalTeamUrl,
+  rowAction,
+  saveNewSecret,
+  signUp,
+  uniqueEmail,
+} from "./helpers";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -49,7 +60,7 @@ test("create, copy, rename, rotate, revoke and report a leaked key, with the act
 
   // The key page, reached from the list; rename in place there.
   await keyRow(page, "dev service").getByRole("link", { name: "dev service" }).click();
-  await expect(page).toHaveURL(/\/dashboard\/keys\/key_[0-9A-Za-z]{16}$/);
+  await expect(page).toHaveURL(PERSONAL_KEY_URL);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("dev service");
   await page.getByRole("button", { name: "Rename “dev service”" }).click();
   await page.getByLabel("New label for “dev service”").fill("dev renamed");
@@ -75,7 +86,7 @@ test("create, copy, rename, rotate, revoke and report a leaked key, with the act
   const replacementId = await prodRows.first().getAttribute("data-key-id");
   await expect(expiring.getByRole("link", { name: replacementId! })).toHaveAttribute(
     "href",
-    `/dashboard/keys/${replacementId}`,
+    personalTeamUrl(`/keys/${replacementId}`),
   );
 
   // Revoke the development key, with a reason. Revoked keys leave the default view.
@@ -119,7 +130,7 @@ test("create, copy, rename, rotate, revoke and report a leaked key, with the act
 
   // The activity log, newest first.
   await page.getByRole("link", { name: "Activity", exact: true }).first().click();
-  await expect(page).toHaveURL(/\/dashboard\/activity$/);
+  await expect(page).toHaveURL(personalTeamUrl("/activity"));
   const events = page.getByTestId("activity-row");
   // One transaction writes the replacement's creation, then the leak report.
   await expect(events.nth(0)).toContainText("Key reported leaked");

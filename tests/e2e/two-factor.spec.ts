@@ -2,7 +2,7 @@
 // test decodes the image itself, as a phone would), then sign in with the
 // password and a code, and once with a recovery code, which then stops working.
 import { expect, test, type Page } from "@playwright/test";
-import { PASSWORD, signOut, signUp, uniqueEmail } from "./helpers";
+import { PASSWORD, personalTeamUrl, signOut, signUp, uniqueEmail } from "./helpers";
 import { codeFrom, scanQrCode } from "./two-factor-helpers";
 
 async function signInWithPassword(page: Page, email: string) {
@@ -56,12 +56,12 @@ test("enrol by QR code, then sign in with the password and a code, and once with
   await expect(page.locator("form [role=alert]")).toContainText("That code is not right");
   // The enrolment used this step's code; the app's next one is accepted (one step of drift).
   await enterCode(page, codeFrom(uri, 1));
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(personalTeamUrl());
   await signOut(page);
 
   await signInWithPassword(page, email);
   await enterCode(page, codes[0]!.toLowerCase());
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(personalTeamUrl());
   await signOut(page);
 
   // The same recovery code a second time: refused.

@@ -163,7 +163,7 @@ describe("npm run admin", () => {
     const unknownUser = await processAdmin(["key:list", "--email", "nobody@example.com"]);
     expect(unknownUser).toMatchObject({ code: 1, stdout: "" });
     expect(unknownUser.stderr).toMatch(/No user with the email nobody@example.com/);
-    expect((await admin(["key:revoke", "--id", "key_0000000000000000"])).code).toBe(1);
+    expect((await admin(["key:revoke", "--id", "key_NoSuchKeyHere000"])).code).toBe(1);
     expect((await admin(["key:revoke", "--stdin"], "sk_dev_not-a-real-key\n")).code).toBe(1);
   });
 
@@ -480,9 +480,9 @@ describe("npm run admin: key:usage", () => {
   });
 
   it("exits 1 for an unknown key and 2 for a range it does not know", async () => {
-    const unknown = await adminInProcess(["key:usage", "--id", "key_0000000000000000"]);
+    const unknown = await adminInProcess(["key:usage", "--id", "key_NoSuchKeyHere000"]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
-    expect(unknown.stderr).toMatch(/No key with the id key_0000000000000000/);
+    expect(unknown.stderr).toMatch(/No key with the id key_NoSuchKeyHere000/);
     for (const since of ["5m", "1d", "", "24H"]) {
       const result = await adminInProcess(["key:usage", "--id", keyId, "--since", since]);
       expect(result.code, since).toBe(2);

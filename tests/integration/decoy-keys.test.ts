@@ -14,6 +14,7 @@ import { decoyUses } from "@/lib/keys/queries";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { testGate } from "../helpers/test-gate";
 import { bareAccount } from "../helpers/bare-account";
+import { personalTeam, personalTeamId } from "../helpers/teams";
 
 async function newOwner() {
   const user = await bareAccount(`decoy-${randomUUID()}@example.com`);
@@ -91,7 +92,9 @@ describe("a decoy key", () => {
     expect(JSON.parse(rows[0]!.details!)).toEqual({ route: "list_models" });
     expect(await db.mailMessage.count({ where: { kind: "decoy_key_used", subject: decoy.key.id } })).toBe(1);
     // The dashboard counts them all.
-    expect((await decoyUses(owner.userId, [decoy.key.id])).get(decoy.key.id)).toMatchObject({ count: 50 });
+    expect((await decoyUses(await personalTeamId(owner.userId), [decoy.key.id])).get(decoy.key.id)).toMatchObject({
+      count: 50,
+    });
     // The tally is outside the hash: the chain still verifies.
     expect(await checkStoredChains(db, { userId: owner.userId })).toMatchObject([{ rows: 2, problem: null }]);
   });

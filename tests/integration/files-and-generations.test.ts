@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { filesRoot } from "@/lib/files/store";
 import { generateApiKey } from "@/lib/keys/format";
+import { createKey } from "@/lib/keys/lifecycle";
+import { addMember, createTeam } from "@/lib/teams/members";
 import { GenerationWorker, SANDBOX_FAILURE_MARKER } from "@/lib/generations/worker";
 import { callApi, makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
 
@@ -337,6 +339,39 @@ describe("ownership", () => {
     });
     expect(steal.status).toBe(404);
     expect(steal.json.error).toMatchObject({ code: "not_found", param: "input_file_id" });
+  });
+
+  it("any key of a team and environment reads what the team's other keys made, and uses their files", async () => {
+    // Bob joins a team of Alice's: his key in it shares her team key's files and generations, not her personal ones.
+    const operator = (userId: string) => ({ userId, ip: null, userAgent: "test", kind: "operator" as const });
+    const team = await createTeam(operator(alice.userId), { name: `Shared ${Date.now()}` });
+    await addMember(operator(bob.userId), team.id, bob.userId, "developer");
+    const teamKey = async (userId: string) =>
+      (await createKey(operator(userId), { label: "team", environment: "dev", expiresAt: null, teamId: team.id }))
+        .secret;
+    const [alicesTeamKey, bobsTeamKey] = [await teamKey(alice.userId), await teamKey(bob.userId)];
+    const file = await upload(alicesTeamKey, fileForm("the team's"));
+    const generation = await createGeneration(alicesTeamKey, {
+      model: "aurora-image-2",
+      prompt: "ours",
+      input_file_id: file.json.id,
+    });
+    expect(generation.status).toBe(201);
+    expect((await getGeneration(bobsTeamKey, generation.json.id)).status).toBe(200);
+    const reuse = await createGeneration(bobsTeamKey, {
+      model: "aurora-image-2",
+      prompt: "also ours",
+      input_file_id: file.json.id,
+    });
+    expect(reuse.status).toBe(201);
+    // Alice's own key outside the team sees none of it: the team, not the person, owns it.
+    expect((await getGeneration(alice.valid, generation.json.id)).status).toBe(404);
+    const outside = await createGeneration(alice.valid, {
+      model: "aurora-image-2",
+      prompt: "x",
+      input_file_id: file.json.id,
+    });
+    expect(outside.status).toBe(404);
   });
 
   it("a dev key cannot read what a prod key made, nor use its file", async () => {

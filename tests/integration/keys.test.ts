@@ -9,10 +9,10 @@ import { API_KEY_PATTERN, generateApiKey } from "@/lib/keys/format";
 import { createKeySchema, type GracePeriod } from "@/lib/keys/key.schema";
 import { ACTIVE_KEY_CAP, createKey, renameKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
 import { listActivity, listKeys } from "@/lib/keys/queries";
-import { personalTeamId } from "@/lib/teams/personal-team";
 import { verifyApiKey } from "@/lib/keys/verify";
 import { createKeyAction, renameKeyAction } from "@/lib/web/actions/keys";
 import { request } from "../helpers/next-request";
+import { personalTeam, personalTeamId } from "../helpers/teams";
 
 // The dashboard's actions, for labels: Next's request APIs as the browser's request.
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
@@ -31,7 +31,7 @@ async function newActor(): Promise<Actor> {
 const devKey = (label = "billing") => ({ label, environment: "dev" as const, expiresAt: null });
 
 async function auditActions(actor: Actor, keyId?: string) {
-  return (await listActivity(actor.userId, { keyId })).items.map((entry) => entry.action);
+  return (await listActivity(await personalTeam(actor.userId), { keyId })).items.map((entry) => entry.action);
 }
 
 describe("creating keys", () => {
@@ -45,7 +45,7 @@ describe("creating keys", () => {
     expect(row.displayFragment).toBe(`sk_prod_${secret.slice(8, 12)}…${secret.slice(-4)}`);
     expect(key).toMatchObject({ label: "billing", environment: "prod", status: "active", lastUsedAt: null });
     expect(key).not.toHaveProperty("digest");
-    const [entry] = (await listActivity(actor.userId, { keyId: key.id })).items;
+    const [entry] = (await listActivity(await personalTeam(actor.userId), { keyId: key.id })).items;
     expect(entry).toMatchObject({ action: "key.created", keyId: key.id, ip: "192.0.2.10", userAgent: "Vitest" });
   });
 
@@ -153,7 +153,7 @@ describe("rotating keys", () => {
 
       if (ms > 0) {
         expect(await verifyApiKey(old.secret, new Date(now.getTime() + ms - 1000))).toMatchObject({ ok: true });
-        const list = await listKeys(actor.userId, {}, new Date(now.getTime() + 1000));
+        const list = await listKeys(await personalTeamId(actor.userId), {}, new Date(now.getTime() + 1000));
         expect(list.items.find((k) => k.id === old.key.id)).toMatchObject({
           status: "expiring",
           successor: { id: replacement.id, label: replacement.label },
@@ -165,7 +165,7 @@ describe("rotating keys", () => {
         key: { publicId: old.key.id },
       });
       expect(await verifyApiKey(secret, new Date(now.getTime() + ms + 1000))).toMatchObject({ ok: true });
-      const [entry] = (await listActivity(actor.userId, { keyId: old.key.id })).items;
+      const [entry] = (await listActivity(await personalTeam(actor.userId), { keyId: old.key.id })).items;
       expect(entry).toMatchObject({ action: "key.rotated", details: { replacement: replacement.id, grace } });
     },
   );
@@ -284,14 +284,14 @@ describe("ownership", () => {
     });
     expect(await auditActions(intruder)).toEqual([]);
     expect(await auditActions(owner)).toEqual(["key.created"]);
-    expect((await listKeys(intruder.userId)).total).toBe(0);
+    expect((await listKeys(await personalTeamId(intruder.userId))).total).toBe(0);
   });
 
   it("renames in place and records both labels", async () => {
     const actor = await newActor();
     const { key } = await createKey(actor, devKey("old name"));
     expect(await renameKey(actor, key.id, "new name")).toMatchObject({ label: "new name" });
-    const [entry] = (await listActivity(actor.userId, { keyId: key.id })).items;
+    const [entry] = (await listActivity(await personalTeam(actor.userId), { keyId: key.id })).items;
     expect(entry).toMatchObject({ action: "key.renamed", details: { from: "old name", to: "new name" } });
   });
 });
@@ -299,7 +299,7 @@ describe("ownership", () => {
 describe("listing", () => {
   it("filters by environment and status, and pages through 1,000 keys", async () => {
     const actor = await newActor();
-    const teamId = await personalTeamId(db, actor.userId);
+    const teamId = await personalTeamId(actor.userId);
     const rows = Array.from({ length: 1000 }, (_, i) => ({
       publicId: `key_${String(i).padStart(16, "0")}`,
       teamId,
@@ -313,20 +313,24 @@ describe("listing", () => {
     }));
     await db.apiKey.createMany({ data: rows });
     // By default the list holds the keys in use: the 100 revoked ones are hidden.
-    const inUse = await listKeys(actor.userId, { page: 1 });
+    const inUse = await listKeys(await personalTeamId(actor.userId), { page: 1 });
     expect(inUse).toMatchObject({ total: 900, pageCount: 36, page: 1 });
     expect(inUse.items[0]?.label).toBe("bulk 1");
-    const all = await listKeys(actor.userId, { page: 1, showInactive: true });
+    const all = await listKeys(await personalTeamId(actor.userId), { page: 1, showInactive: true });
     expect(all).toMatchObject({ total: 1000, pageCount: 40, page: 1 });
     expect(all.items[0]?.label).toBe("bulk 0");
-    const last = await listKeys(actor.userId, { page: 40, showInactive: true });
+    const last = await listKeys(await personalTeamId(actor.userId), { page: 40, showInactive: true });
     expect(last.items.at(-1)?.label).toBe("bulk 999");
-    expect((await listKeys(actor.userId, { environment: "prod" })).total).toBe(500);
-    expect((await listKeys(actor.userId, { environment: "dev" })).total).toBe(400);
-    expect((await listKeys(actor.userId, { environment: "dev", showInactive: true })).total).toBe(500);
-    expect((await listKeys(actor.userId, { status: "revoked" })).total).toBe(100);
-    expect((await listKeys(actor.userId, { status: "active", environment: "dev" })).total).toBe(400);
-    expect((await listKeys(actor.userId, { page: 999, showInactive: true })).page).toBe(40);
+    expect((await listKeys(await personalTeamId(actor.userId), { environment: "prod" })).total).toBe(500);
+    expect((await listKeys(await personalTeamId(actor.userId), { environment: "dev" })).total).toBe(400);
+    expect((await listKeys(await personalTeamId(actor.userId), { environment: "dev", showInactive: true })).total).toBe(
+      500,
+    );
+    expect((await listKeys(await personalTeamId(actor.userId), { status: "revoked" })).total).toBe(100);
+    expect((await listKeys(await personalTeamId(actor.userId), { status: "active", environment: "dev" })).total).toBe(
+      400,
+    );
+    expect((await listKeys(await personalTeamId(actor.userId), { page: 999, showInactive: true })).page).toBe(40);
   });
 });
 

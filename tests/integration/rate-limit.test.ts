@@ -70,7 +70,7 @@ describe("the account-wide limit", () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(12);
     expect(statuses.slice(0, 12).every((status) => status === 200)).toBe(true);
     expect(refusal!.json.error).toMatchObject({ code: "rate_limited" });
-    expect(refusal!.json.error.message).toMatch(/this account's development keys together/);
+    expect(refusal!.json.error.message).toMatch(/this team's development keys together/);
     expect(refusal!.headers.get("ratelimit-limit")).toBe("12");
     expect(refusal!.headers.get("ratelimit-remaining")).toBe("0");
     expect(Number(refusal!.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -2,6 +2,7 @@
 // API key and a missing session itself, says what is wrong with a bad range,
 // hides another user's key, and streams the owner's log as an attachment.
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { personalTeam } from "../helpers/teams";
 
 const cookies = vi.hoisted(() => new Map<string, string>());
 
@@ -12,13 +13,15 @@ vi.mock("next/headers", () => ({
   }),
 }));
 
-const { GET } = await import("@/app/(dashboard)/dashboard/keys/[keyId]/usage.csv/route");
+const { GET } = await import("@/app/(dashboard)/dashboard/[team]/keys/[keyId]/usage.csv/route");
 const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
 const { db } = await import("@/lib/db");
 const { createKey } = await import("@/lib/keys/lifecycle");
 const { writeUsage } = await import("../helpers/usage-writer");
 
+let mySlug: string;
+let theirSlug: string;
 let token = "";
 let mine = "";
 let theirs = "";
@@ -40,6 +43,8 @@ beforeAll(async () => {
   token = (await createSession(owner.userId, "192.0.2.1", null)).sessionToken;
   mine = owner.publicId;
   theirs = other.publicId;
+  mySlug = (await personalTeam(owner.userId)).slug;
+  theirSlug = (await personalTeam(other.userId)).slug;
   await writeUsage([
     {
       requestId: `req_csvroute_${owner.rowId}`,
@@ -56,13 +61,13 @@ beforeAll(async () => {
   ]);
 });
 
-function get(keyId: string, query = "", headers: Record<string, string> = {}) {
-  return GET(new Request(`http://localhost/dashboard/keys/${keyId}/usage.csv${query}`, { headers }), {
-    params: Promise.resolve({ keyId }),
+function get(keyId: string, query = "", headers: Record<string, string> = {}, team = mySlug) {
+  return GET(new Request(`http://localhost/dashboard/${team}/keys/${keyId}/usage.csv${query}`, { headers }), {
+    params: Promise.resolve({ team, keyId }),
   });
 }
 
-describe("GET /dashboard/keys/[keyId]/usage.csv", () => {
+describe("GET /dashboard/[team]/keys/[keyId]/usage.csv", () => {
   it("refuses an API key even beside a valid session, and a request without a session", async () => {
     cookies.set("keyport.session", token);
     const keyed = await get(mine, "", { authorization: "Bearer sk_dev_anything" });
@@ -88,6 +93,12 @@ describe("GET /dashboard/keys/[keyId]/usage.csv", () => {
   it("gives 404 for another user's key and for a malformed id", async () => {
     cookies.set("keyport.session", token);
     expect((await get(theirs)).status).toBe(404);
+    // Under the other team's own address too: a person outside a team gets 404, never 403.
+    const outside = await get(theirs, "", {}, theirSlug);
+    expect(outside.status).toBe(404);
+    expect(await outside.json()).toMatchObject({ error: { code: "not_found" } });
+    // The control: the same request for a key of the person's own team answers.
+    expect((await get(mine)).status).toBe(200);
     expect((await get("not-a-key")).status).toBe(404);
   });
 

@@ -11,6 +11,7 @@ import { CSV_HEADER, usageCsvStream } from "@/lib/usage/csv-export";
 import { hourOf, type UsageEvent } from "@/lib/usage/event";
 import { getKeyUsage, listRequests, REQUEST_LOG_PAGE_SIZE, requestsLast24h } from "@/lib/usage/queries";
 import { writeUsage } from "../helpers/usage-writer";
+import { personalTeam, personalTeamId } from "../helpers/teams";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -108,7 +109,7 @@ beforeAll(async () => {
 
 describe("getKeyUsage", () => {
   it("counts the last 24 hours in hourly buckets, stacked by status class", async () => {
-    const usage = (await getKeyUsage(owner.userId, main.publicId, "24h", now))!;
+    const usage = (await getKeyUsage(await personalTeamId(owner.userId), main.publicId, "24h", now))!;
     expect(usage.buckets).toHaveLength(24);
     expect(usage.totals).toEqual({ "2xx": 5, "4xx": 1, "5xx": 1, total: 7 });
     const first = hourOf(now) - 23;
@@ -120,20 +121,20 @@ describe("getKeyUsage", () => {
   });
 
   it("counts 7 and 30 days in daily buckets, today last", async () => {
-    const week = (await getKeyUsage(owner.userId, main.publicId, "7d", now))!;
+    const week = (await getKeyUsage(await personalTeamId(owner.userId), main.publicId, "7d", now))!;
     expect(week.buckets).toHaveLength(7);
     expect(week.totals).toEqual({ "2xx": 9, "4xx": 2, "5xx": 1, total: 12 });
     const today = Math.floor(now.getTime() / DAY);
     expect(week.buckets[6]!.start.getTime()).toBe(today * DAY);
     expect(week.buckets[3]).toMatchObject({ "2xx": 4, "4xx": 1, "5xx": 0 });
 
-    const month = (await getKeyUsage(owner.userId, main.publicId, "30d", now))!;
+    const month = (await getKeyUsage(await personalTeamId(owner.userId), main.publicId, "30d", now))!;
     expect(month.buckets).toHaveLength(30);
     expect(month.totals).toEqual({ "2xx": 11, "4xx": 2, "5xx": 1, total: 14 });
   });
 
   it("ranks routes and client IPs with their share of the range's requests", async () => {
-    const week = (await getKeyUsage(owner.userId, main.publicId, "7d", now))!;
+    const week = (await getKeyUsage(await personalTeamId(owner.userId), main.publicId, "7d", now))!;
     expect(week.topRoutes).toEqual([
       { value: "list_models", count: 7, share: 7 / 12 },
       { value: "create_chat_completion", count: 2, share: 2 / 12 },
@@ -144,20 +145,20 @@ describe("getKeyUsage", () => {
       { value: "203.0.113.9", count: 10, share: 10 / 12 },
       { value: "198.51.100.7", count: 2, share: 2 / 12 },
     ]);
-    const month = (await getKeyUsage(owner.userId, main.publicId, "30d", now))!;
+    const month = (await getKeyUsage(await personalTeamId(owner.userId), main.publicId, "30d", now))!;
     expect(month.topIps.map((ip) => ip.value)).toEqual(["203.0.113.9", "192.0.2.1", "198.51.100.7"]);
   });
 
   it("finds nothing for another user's key, even by its real id", async () => {
-    expect(await getKeyUsage(stranger.userId, main.publicId, "7d", now)).toBeNull();
-    expect(await getKeyUsage(owner.userId, strangers.publicId, "7d", now)).toBeNull();
-    expect(await getKeyUsage(owner.userId, "key_0000000000000000", "7d", now)).toBeNull();
+    expect(await getKeyUsage(await personalTeamId(stranger.userId), main.publicId, "7d", now)).toBeNull();
+    expect(await getKeyUsage(await personalTeamId(owner.userId), strangers.publicId, "7d", now)).toBeNull();
+    expect(await getKeyUsage(await personalTeamId(owner.userId), "key_NoSuchKeyHere000", "7d", now)).toBeNull();
   });
 });
 
 describe("listRequests", () => {
   it("lists the range's requests newest first, with every field of a row", async () => {
-    const log = (await listRequests(owner.userId, main.publicId, { range: "24h" }, now))!;
+    const log = (await listRequests(await personalTeamId(owner.userId), main.publicId, { range: "24h" }, now))!;
     expect(log.total).toBe(7);
     expect(log.items.map((row) => row.createdAt.getTime())).toEqual(
       [...log.items.map((row) => row.createdAt.getTime())].sort((a, b) => b - a),
@@ -176,7 +177,7 @@ describe("listRequests", () => {
 
   it("filters by status class and by route", async () => {
     const clientErrors = (await listRequests(
-      owner.userId,
+      await personalTeamId(owner.userId),
       main.publicId,
       { range: "7d", filter: { statusClass: "4xx" } },
       now,
@@ -185,12 +186,22 @@ describe("listRequests", () => {
       "403 insufficient_scope",
       "429 rate_limited",
     ]);
-    const ok = (await listRequests(owner.userId, main.publicId, { range: "7d", filter: { statusClass: "2xx" } }, now))!;
+    const ok = (await listRequests(
+      await personalTeamId(owner.userId),
+      main.publicId,
+      { range: "7d", filter: { statusClass: "2xx" } },
+      now,
+    ))!;
     expect(ok.total).toBe(9);
-    const apps = (await listRequests(owner.userId, main.publicId, { range: "7d", filter: { route: "get_app" } }, now))!;
+    const apps = (await listRequests(
+      await personalTeamId(owner.userId),
+      main.publicId,
+      { range: "7d", filter: { route: "get_app" } },
+      now,
+    ))!;
     expect(apps.items.map((row) => row.route)).toEqual(["get_app", "get_app"]);
     const both = (await listRequests(
-      owner.userId,
+      await personalTeamId(owner.userId),
       main.publicId,
       { range: "7d", filter: { route: "create_chat_completion", statusClass: "5xx" } },
       now,
@@ -201,20 +212,30 @@ describe("listRequests", () => {
   it("pages 25 at a time and clamps a page past the end", async () => {
     const busy = await newKey(owner, "busy");
     await writeUsage(Array.from({ length: 30 }, (_, i) => event(busy, ago((i + 1) * MINUTE))));
-    const first = (await listRequests(owner.userId, busy.publicId, { range: "24h" }, now))!;
+    const first = (await listRequests(await personalTeamId(owner.userId), busy.publicId, { range: "24h" }, now))!;
     expect(first).toMatchObject({ page: 1, pageCount: 2, total: 30 });
     expect(first.items).toHaveLength(REQUEST_LOG_PAGE_SIZE);
-    const second = (await listRequests(owner.userId, busy.publicId, { range: "24h", page: 2 }, now))!;
+    const second = (await listRequests(
+      await personalTeamId(owner.userId),
+      busy.publicId,
+      { range: "24h", page: 2 },
+      now,
+    ))!;
     expect(second.items).toHaveLength(5);
     expect(second.items[4]!.createdAt).toEqual(ago(30 * MINUTE));
     const ids = new Set([...first.items, ...second.items].map((row) => row.requestId));
     expect(ids.size).toBe(30);
-    const past = (await listRequests(owner.userId, busy.publicId, { range: "24h", page: 99 }, now))!;
+    const past = (await listRequests(
+      await personalTeamId(owner.userId),
+      busy.publicId,
+      { range: "24h", page: 99 },
+      now,
+    ))!;
     expect(past.page).toBe(2);
   });
 
   it("finds nothing for another user's key", async () => {
-    expect(await listRequests(stranger.userId, main.publicId, { range: "30d" }, now)).toBeNull();
+    expect(await listRequests(await personalTeamId(stranger.userId), main.publicId, { range: "30d" }, now)).toBeNull();
   });
 });
 
@@ -222,13 +243,13 @@ describe("requestsLast24h", () => {
   it("counts each of the user's keys in one grouped query, zero for a quiet key, nothing for another user's", async () => {
     const idle = await newKey(owner, "idle");
     const counts = await requestsLast24h(
-      owner.userId,
-      [main.publicId, quiet.publicId, idle.publicId, strangers.publicId, "key_0000000000000000"],
+      await personalTeamId(owner.userId),
+      [main.publicId, quiet.publicId, idle.publicId, strangers.publicId, "key_NoSuchKeyHere000"],
       now,
     );
     expect(counts).toEqual({ [main.publicId]: 7, [quiet.publicId]: 1, [idle.publicId]: 0 });
-    expect(await requestsLast24h(stranger.userId, [main.publicId], now)).toEqual({});
-    expect(await requestsLast24h(owner.userId, [], now)).toEqual({});
+    expect(await requestsLast24h(await personalTeamId(stranger.userId), [main.publicId], now)).toEqual({});
+    expect(await requestsLast24h(await personalTeamId(owner.userId), [], now)).toEqual({});
   });
 });
 
@@ -290,7 +311,12 @@ describe("usageCsvStream", () => {
     ];
     await writeUsage(events);
 
-    const stream = await usageCsvStream(owner.userId, exported.publicId, { range: "7d", pageSize: 2 }, now);
+    const stream = await usageCsvStream(
+      await personalTeamId(owner.userId),
+      exported.publicId,
+      { range: "7d", pageSize: 2 },
+      now,
+    );
     const chunks = await readChunks(stream!);
     // The header, then one chunk per page of at most two rows: read a page at a time.
     expect(chunks).toHaveLength(4);
@@ -328,18 +354,25 @@ describe("usageCsvStream", () => {
 
   it("applies the log's filters, and gives a header alone when nothing matches", async () => {
     const filtered = await usageCsvStream(
-      owner.userId,
+      await personalTeamId(owner.userId),
       main.publicId,
       { range: "7d", filter: { statusClass: "4xx" } },
       now,
     );
     const rows = parseCsv((await readChunks(filtered!)).join(""));
     expect(rows.slice(1).map((row) => row[3])).toEqual(["403", "429"]);
-    const empty = await usageCsvStream(owner.userId, main.publicId, { range: "7d", filter: { route: "nope" } }, now);
+    const empty = await usageCsvStream(
+      await personalTeamId(owner.userId),
+      main.publicId,
+      { range: "7d", filter: { route: "nope" } },
+      now,
+    );
     expect(parseCsv((await readChunks(empty!)).join(""))).toEqual([[...CSV_HEADER]]);
   });
 
   it("gives nothing for another user's key", async () => {
-    expect(await usageCsvStream(stranger.userId, main.publicId, { range: "30d" }, now)).toBeNull();
+    expect(
+      await usageCsvStream(await personalTeamId(stranger.userId), main.publicId, { range: "30d" }, now),
+    ).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import { UsageBuffer } from "@/lib/usage/buffer";
 import { keySignals, rotationProgress, usedScopes, triedAfterEnd } from "@/lib/usage/signals";
 import { routeScopes } from "@/lib/public-api/routes";
 import { writeUsage } from "../helpers/usage-writer";
+import { personalTeam, personalTeamId } from "../helpers/teams";
 
 vi.hoisted(() => {
   process.env.RATE_LIMIT_DEV_PER_MINUTE = "100000";
@@ -28,7 +29,8 @@ beforeAll(async () => {
   const other = await createAccount(`signals-other-${Date.now()}@example.com`, "a long enough password");
   if (!user.ok || !other.ok) throw new Error("sign-up failed");
   actor = { userId: user.userId, ip: null, userAgent: null };
-  stranger = other.userId;
+  // The other account's personal team: the keys of this one are not its.
+  stranger = await personalTeamId(other.userId);
 });
 
 const newKey = (restrictions: Partial<KeyRestrictions> = {}, label = "signals") =>
@@ -55,7 +57,7 @@ describe("use after a key stopped working", () => {
       expect(await call("/api/v1/models", issued.secret, ip)).toBe(401);
     }
     await buffer.flush();
-    const found = (await triedAfterEnd(actor.userId, [issued.key.id])).get(issued.key.id);
+    const found = (await triedAfterEnd(await personalTeamId(actor.userId), [issued.key.id])).get(issued.key.id);
     expect(found).toMatchObject({ count: 3, lastIp: "198.51.100.3" });
     expect((await triedAfterEnd(stranger, [issued.key.id])).size).toBe(0);
   });
@@ -68,13 +70,13 @@ describe("rotation progress", () => {
     for (let i = 0; i < 3; i++) await call("/api/v1/models", old.secret, "198.51.100.20", "legacy-worker/2.1");
     await call("/api/v1/models", rotated.secret, "198.51.100.30", "new-worker/3.0");
     await buffer.flush();
-    const progress = await rotationProgress(actor.userId, old.key.id, rotated.key.id);
+    const progress = await rotationProgress(await personalTeamId(actor.userId), old.key.id, rotated.key.id);
     expect(progress).toMatchObject({ oldRequests: 3, newRequests: 1, oldShare: 0.75 });
     expect(progress?.senders).toEqual([{ ip: "198.51.100.20", userAgent: "legacy-worker/2.1", count: 3 }]);
     expect(await rotationProgress(stranger, old.key.id, rotated.key.id)).toBeNull();
 
-    const page = await getKey(actor.userId, old.key.id);
-    const signals = await keySignals(actor.userId, page!, routeScopes());
+    const page = await getKey(await personalTeamId(actor.userId), old.key.id);
+    const signals = await keySignals(await personalTeamId(actor.userId), page!, routeScopes());
     expect(signals.rotation?.oldShare).toBe(0.75);
   });
 });
@@ -87,15 +89,25 @@ describe("scopes from real use", () => {
     // A refused request says nothing about what the key needs.
     await call("/api/v1/chat/completions", wide.secret, undefined, undefined, "{");
     await buffer.flush();
-    expect(await usedScopes(actor.userId, wide.key.id, routeScopes())).toEqual(["catalog:read"]);
-    const wideSignals = await keySignals(actor.userId, (await getKey(actor.userId, wide.key.id))!, routeScopes());
+    expect(await usedScopes(await personalTeamId(actor.userId), wide.key.id, routeScopes())).toEqual(["catalog:read"]);
+    const wideSignals = await keySignals(
+      await personalTeamId(actor.userId),
+      (await getKey(await personalTeamId(actor.userId), wide.key.id))!,
+      routeScopes(),
+    );
     expect(wideSignals.suggestedScopes).toEqual(["catalog:read"]);
 
     const narrow = await newKey({ scopes: ["catalog:read"] }, "narrow");
     await call("/api/v1/models", narrow.secret);
     await buffer.flush();
     expect(
-      (await keySignals(actor.userId, (await getKey(actor.userId, narrow.key.id))!, routeScopes())).suggestedScopes,
+      (
+        await keySignals(
+          await personalTeamId(actor.userId),
+          (await getKey(await personalTeamId(actor.userId), narrow.key.id))!,
+          routeScopes(),
+        )
+      ).suggestedScopes,
     ).toBeNull();
     expect(await usedScopes(stranger, wide.key.id, routeScopes())).toBeNull();
   });

@@ -11,8 +11,8 @@ import { UNRESTRICTED } from "@/lib/keys/restrictions";
 import type { VerifiedKey } from "@/lib/keys/verify";
 import { countRequest } from "@/lib/public-api/count-request";
 import {
-  accountBucket,
   keyBucket,
+  teamBucket,
   MemoryRateLimitStore,
   WINDOW_MS,
   type PairCounts,
@@ -77,7 +77,7 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 async function burst(stores: RateLimitStore[]) {
   const now = Date.now();
-  const account = accountBucket(`user-${randomUUID()}`, "dev");
+  const account = teamBucket(`team-${randomUUID()}`, "dev");
   const keys = [0, 1, 2].map(() => keyBucket(randomUUID()));
   const hit = (key: string, i: number) =>
     stores[i % stores.length]!.hitPair({ key, keyLimit: KEY_LIMIT, account }, WINDOW_MS, now);

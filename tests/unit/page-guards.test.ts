@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "..", "..");
 const appDir = path.join(root, "app");
 const libDir = path.join(root, "lib");
-const GUARDS = /requirePageSession|requireActionSession|requireApiSession|refuseApiKey/;
+// requireTeamPage (lib/web/team-guard.ts) runs requirePageSession, then the membership check.
+const GUARDS = /requirePageSession|requireTeamPage|requireActionSession|requireApiSession|refuseApiKey/;
 
 const PUBLIC_WITHOUT_GUARD = [
   "(auth)/forgot-password/page.tsx",
@@ -105,7 +106,7 @@ describe("the session guard's coverage", () => {
 
   it("has every route handler under the dashboard check the browser session, not just the key", () => {
     const handlers = entries.filter((file) => file.startsWith("(dashboard)/") && file.endsWith("route.ts"));
-    expect(handlers).toContain("(dashboard)/dashboard/keys/[keyId]/usage.csv/route.ts");
+    expect(handlers).toContain("(dashboard)/dashboard/[team]/keys/[keyId]/usage.csv/route.ts");
     for (const file of handlers) {
       expect(readFileSync(path.join(appDir, file), "utf8"), file).toMatch(/await requireApiSession\(request\)/);
     }

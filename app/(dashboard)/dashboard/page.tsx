@@ -1,118 +1,16 @@
-import type { Metadata } from "next";
-import Link from "next/link";
-import { CreateKeyButton } from "@/components/keys/key-buttons";
-import { KeyFilters } from "@/components/keys/key-filters";
-import { KeyList } from "@/components/keys/key-list";
-import { ReportedLeaksNotice } from "@/components/keys/reported-leaks-notice";
-import { Pagination } from "@/components/pagination";
-import { buttonClasses } from "@/components/ui/button";
+import { redirect } from "next/navigation";
+import { personalTeamOf } from "@/lib/teams/membership";
 import { requirePageSession } from "@/lib/web/guard";
-import { keyListQuerySchema } from "@/lib/keys/filter.schema";
-import { decoyUses, getKey, listKeys, listReportedLeaks, type DecoyUses } from "@/lib/keys/queries";
-import { displayIp } from "@/lib/format-ip";
-import { absoluteTime } from "@/lib/format-time";
-import type { UsageNote } from "@/components/keys/key-list";
-import { afterEndText } from "@/components/usage/after-end-notice";
-import { rotationShareText } from "@/components/usage/rotation-meter";
-import { requestsLast24h } from "@/lib/usage/queries";
-import { listSignals } from "@/lib/usage/signals";
+import { teamPath, withQuery } from "@/lib/web/team-paths";
 
-export const metadata: Metadata = { title: "API keys" };
-
-/** The badge under a decoy's label once it has been used: wherever it was kept has leaked. */
-function decoyUseText(use: DecoyUses): string {
-  const times = use.count === 1 ? "once" : `${use.count} times`;
-  return `Decoy used ${times}, latest alert from ${displayIp(use.lastIp)} at ${absoluteTime(use.lastAt)}: where it was kept has leaked`;
-}
-
+// GET /dashboard: the key list of the person's personal team, with the query
+// string kept (links from before teams, like /dashboard?env=prod, still work).
 export default async function DashboardPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const session = await requirePageSession("/dashboard");
-  const query = keyListQuerySchema.parse(await searchParams);
-  const now = new Date();
-  const filter = { environment: query.env, status: query.status, showInactive: Boolean(query.inactive) };
-  const keys = await listKeys(session.userId, { ...filter, page: query.page }, now);
-  // A key just created stays in sight even when the filters would hide it.
-  const created = query.created ? await getKey(session.userId, query.created, now) : null;
-  const pinned = created && !keys.items.some((key) => key.id === created.id) ? created : undefined;
-  const shownIds = [...keys.items, ...(pinned ? [pinned] : [])].map((key) => key.id);
-  const shown = [...keys.items, ...(pinned ? [pinned] : [])];
-  const [requests24h, signals, reportedLeaks, decoys] = await Promise.all([
-    requestsLast24h(session.userId, shownIds, now),
-    listSignals(session.userId, shown, now),
-    listReportedLeaks(session.userId),
-    decoyUses(
-      session.userId,
-      shown.filter((key) => key.decoy).map((key) => key.id),
-    ),
-  ]);
-  // Under a key's label: use after it stopped working, and how far its rotation has got.
-  const usageNotes: Record<string, UsageNote[]> = {};
-  for (const key of shown) {
-    const afterEnd = signals.afterEnd.get(key.id);
-    const rotation = signals.rotation.get(key.id);
-    const share = rotation ? rotationShareText(rotation) : null;
-    const decoy = decoys.get(key.id);
-    const notes: UsageNote[] = [
-      ...(decoy ? [{ text: decoyUseText(decoy), tone: "danger" as const }] : []),
-      ...(afterEnd ? [{ text: afterEndText(key, afterEnd), tone: "danger" as const }] : []),
-      ...(share ? [{ text: share, tone: "warning" as const }] : []),
-    ];
-    if (notes.length > 0) usageNotes[key.id] = notes;
-  }
-
-  const pageHref = (page: number) => {
-    const params = new URLSearchParams();
-    if (query.env) params.set("env", query.env);
-    if (query.status) params.set("status", query.status);
-    if (query.inactive) params.set("inactive", "1");
-    params.set("page", String(page));
-    return `/dashboard?${params}`;
-  };
-  const filtered = Boolean(query.env || query.status);
-  const count = keys.total === 1 ? "1 key" : `${keys.total} keys`;
-
-  return (
-    <>
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-bold" tabIndex={-1}>
-          API keys
-        </h1>
-        <div className="flex flex-wrap gap-2">
-          <Link href="/dashboard/activity" className={buttonClasses("secondary")}>
-            Activity
-          </Link>
-          <CreateKeyButton />
-        </div>
-      </div>
-      <ReportedLeaksNotice leaks={reportedLeaks} />
-      <div className="mt-6">
-        <KeyFilters values={{ env: query.env, status: query.status, inactive: Boolean(query.inactive) }} />
-      </div>
-      <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="key-count">
-        {filtered ? `${count} match the filters` : count}
-        {pinned ? `, plus “${pinned.label}”, just created, which does not.` : "."}
-        {!query.status && !query.inactive && " Revoked and expired keys are hidden."}
-        {filtered && (
-          <>
-            {" "}
-            <Link href="/dashboard">Clear filters</Link>
-          </>
-        )}
-      </p>
-      <div className="mt-4">
-        {keys.total === 0 && !pinned ? (
-          <p className="rounded-md border border-dashed border-zinc-300 p-6 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
-            {filtered ? "No keys match these filters." : "You have no API keys in use. Create one to call the API."}
-          </p>
-        ) : (
-          <KeyList keys={keys.items} now={now} pinned={pinned} requests24h={requests24h} usageNotes={usageNotes} />
-        )}
-      </div>
-      <Pagination page={keys.page} pageCount={keys.pageCount} href={pageHref} />
-    </>
-  );
+  const { team } = await personalTeamOf(session.userId);
+  redirect(withQuery(teamPath(team.slug), await searchParams));
 }

@@ -16,8 +16,8 @@ import { ownerOf } from "../../owner";
 export const uploadFile = defineHandler(handlerRoute("upload_file"))(async ({ request, key, parseForm }) => {
   const env = getEnv();
   const owner = ownerOf(key);
-  // Before a byte is written: the declared size must fit what the account has left.
-  await refuseOverQuota(owner.userId, declaredLength(request) ?? 0);
+  // Before a byte is written: the declared size must fit what the team has left.
+  await refuseOverQuota(owner.teamId, declaredLength(request) ?? 0);
   // One of the key's few slots for uploads in progress (lib/files/upload-slots.ts).
   return runtime().uploadSlots.run(key.id, env.UPLOADS_PER_KEY, async () => {
     const upload = await receiveUpload(request, env.BODY_LIMIT_UPLOAD_BYTES, path.join(filesRoot(), ".incoming"));

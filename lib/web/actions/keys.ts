@@ -9,6 +9,8 @@ import { defineAction } from "../define-action";
 import { absoluteTime } from "../../format-time";
 import { keyNotFound } from "../../keys/errors";
 import { getKey } from "../../keys/queries";
+import { db } from "../../db";
+import { memberById, memberBySlug, teamNotFound } from "../../teams/membership";
 import { rotationOutcome } from "../../keys/grace";
 import {
   createKeySchema,
@@ -31,8 +33,11 @@ import {
 
 // The dashboard's key actions, each defined with the one action wrapper
 // (lib/web/define-action.ts: the session guard, zod on the form, the fresh
-// sign-in for production keys, one ActionResult); the owner check is inside
-// lib/keys. A refused action changes nothing and hands back what was typed.
+// sign-in for production keys, one ActionResult). The membership and role
+// check is inside lib/keys, under the team's lock in the change's own
+// transaction: what may be done to a key depends on the key (its environment
+// and maker), and a role changed a moment before must count (the teams
+// issue's race). A refused action changes nothing and hands back what was typed.
 
 export interface KeyActionData {
   /** The key the result is about: the new one after create, rotate and leak. */
@@ -45,9 +50,17 @@ export interface KeyActionData {
   leakedKeyId?: string;
 }
 
-/** The key named by the form is a production key (another user's id is "not found" later, in lib/keys). */
-const productionKey = async (input: { keyId: string }, session: ActiveSession) =>
-  (await getKey(session.userId, input.keyId))?.environment === "prod";
+/**
+ * The key named by the form is a production key of a team the person is in (for anyone else nothing is said
+ * here, not even the environment: lib/keys answers "not found").
+ */
+async function productionKey(input: { keyId: string }, session: ActiveSession): Promise<boolean> {
+  const key = await db.apiKey.findUnique({
+    where: { publicId: input.keyId },
+    select: { teamId: true, environment: true },
+  });
+  return Boolean(key && key.environment === "prod" && (await memberById(session.userId, key.teamId)));
+}
 
 /** A key action: the wrapper's checks (lib/web/define-action.ts), the work as this user, and the pages that show it. */
 function keyAction<S extends z.ZodType>(
@@ -72,7 +85,11 @@ function keyAction<S extends z.ZodType>(
 export const createKeyAction = keyAction(
   createKeySchema,
   async (input, actor) => {
-    const { key, secret } = await createKey(actor, input);
+    const { team, ...fields } = input;
+    // A slug the person is not a member of is "not found", like one that names no team.
+    const member = team ? await memberBySlug(actor.userId, team) : null;
+    if (team && !member) throw teamNotFound();
+    const { key, secret } = await createKey(actor, { ...fields, teamId: member?.team.id });
     return { keyId: key.id, label: key.label, secret, message: `Created “${key.label}”.` };
   },
   async (input) => input.environment === "prod",
@@ -99,7 +116,9 @@ export const updateRestrictionsAction = keyAction(
 export const narrowScopesAction = keyAction(
   narrowScopesSchema,
   async (input, actor) => {
-    const current = await getKey(actor.userId, input.keyId);
+    const located = await db.apiKey.findUnique({ where: { publicId: input.keyId }, select: { teamId: true } });
+    const current =
+      located && (await memberById(actor.userId, located.teamId)) ? await getKey(located.teamId, input.keyId) : null;
     if (!current) throw keyNotFound();
     const key = await updateRestrictions(actor, input.keyId, { ...current.restrictions, scopes: input.scopes });
     return { keyId: key.id, label: key.label, message: `Narrowed “${key.label}” to ${input.scopes.join(", ")}.` };
@@ -143,6 +162,14 @@ export const reportLeakAction = keyAction(
         secret: outcome.replacement.secret,
         leakedKeyId: outcome.revoked.id,
         message: `“${label}” is revoked: it stopped working just now. Deploy this replacement.`,
+      };
+    }
+    if (outcome.replacementWithheld) {
+      return {
+        keyId: outcome.revoked.id,
+        label,
+        leakedKeyId: outcome.revoked.id,
+        message: `“${label}” is revoked: it stopped working just now. Your role cannot create its replacement: ask an admin of the team to create one.`,
       };
     }
     return {

@@ -1,165 +1,20 @@
-import type { Metadata } from "next";
-import Link from "next/link";
-import { notFound } from "next/navigation";
-import { ActivityList } from "@/components/activity/activity-list";
-import { KeyAccess } from "@/components/keys/key-access";
-import { KeyActionButtons } from "@/components/keys/key-buttons";
-import { DecoyBadge, EnvironmentBadge, StatusBadge } from "@/components/keys/key-badges";
-import { KeyFacts } from "@/components/keys/key-facts";
-import { RenameKey } from "@/components/keys/rename-key";
-import { requirePageSession } from "@/lib/web/guard";
+import { notFound, redirect } from "next/navigation";
+import { db } from "@/lib/db";
 import { keyIdSchema } from "@/lib/keys/key.schema";
-import { getKey, listActivity } from "@/lib/keys/queries";
-import { restrictionOptions } from "@/lib/keys/restriction-options";
-import { isUsable } from "@/lib/keys/status";
-import { KeyUsageSection } from "@/components/usage/key-usage-section";
-import { getKeyUsage, listRequests } from "@/lib/usage/queries";
-import { keyUsagePageQuerySchema } from "@/lib/usage/usage-query.schema";
-import { RotationMeter } from "@/components/usage/rotation-meter";
-import { ScopeSuggestion } from "@/components/usage/scope-suggestion";
-import { AfterEndNotice } from "@/components/usage/after-end-notice";
-import { keySignals } from "@/lib/usage/signals";
-import { routeScopes, routesByScope } from "@/lib/public-api/routes";
+import { memberById } from "@/lib/teams/membership";
+import { requirePageSession } from "@/lib/web/guard";
+import { keyPath } from "@/lib/web/team-paths";
 
-export const metadata: Metadata = { title: "API key" };
-
-const RECENT_ACTIVITY = 10;
-
-// GET /dashboard/keys/[keyId]: one key, what it may do, its rotation chain,
-// its usage and its activity.
-export default async function KeyPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ keyId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+// GET /dashboard/keys/key_...: a link from before teams (a mail, a chat, a
+// bookmark) lands on the key's page in its team, for anyone who may see it.
+// Anyone else gets the 404 of a key that does not exist.
+export default async function OldKeyLink({ params }: { params: Promise<{ keyId: string }> }) {
   const { keyId } = await params;
   const session = await requirePageSession(`/dashboard/keys/${encodeURIComponent(keyId)}`);
   const parsed = keyIdSchema.safeParse(keyId);
   if (!parsed.success) notFound();
-  const now = new Date();
-  const key = await getKey(session.userId, parsed.data, now);
-  if (!key) notFound();
-  const activity = await listActivity(session.userId, { keyId: key.id, pageSize: RECENT_ACTIVITY });
-  // Usage: the range, the log's filters and page come from the query string, so every control is a link or a GET form.
-  const usageQuery = keyUsagePageQuerySchema.parse(await searchParams);
-  const [usage, requestLog] = await Promise.all([
-    getKeyUsage(session.userId, key.id, usageQuery.usage, now),
-    listRequests(
-      session.userId,
-      key.id,
-      {
-        range: usageQuery.usage,
-        filter: { statusClass: usageQuery.status, route: usageQuery.route },
-        page: usageQuery.page,
-      },
-      now,
-    ),
-  ]);
-  const signals = await keySignals(session.userId, key, routeScopes(), now);
-  const target = { id: key.id, label: key.label, status: key.status, decoy: key.decoy };
-
-  return (
-    <>
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/dashboard" className="underline">
-          API keys
-        </Link>{" "}
-        <span aria-hidden>/</span> <span className="font-mono break-all">{key.id}</span>
-      </nav>
-      <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
-        <div className="flex min-w-0 flex-col gap-2">
-          {isUsable(key.status) ? (
-            <RenameKey keyId={key.id} label={key.label} />
-          ) : (
-            <h1 className="text-2xl font-bold break-words" tabIndex={-1}>
-              {key.label}
-            </h1>
-          )}
-          <div className="flex flex-wrap gap-2">
-            <EnvironmentBadge environment={key.environment} />
-            <DecoyBadge decoy={key.decoy} />
-            <StatusBadge status={key.status} />
-          </div>
-        </div>
-        <KeyActionButtons target={target} />
-      </div>
-      {signals.afterEnd && <AfterEndNotice keyView={key} use={signals.afterEnd} />}
-
-      <div className="mt-8 grid gap-8 lg:grid-cols-3">
-        <section aria-labelledby="details-heading" className="lg:col-span-2">
-          <h2 id="details-heading" className="text-lg font-semibold">
-            Details
-          </h2>
-          <KeyFacts keyView={key} now={now} />
-        </section>
-        <section aria-labelledby="rotation-heading">
-          <h2 id="rotation-heading" className="text-lg font-semibold">
-            Rotation
-          </h2>
-          <dl className="mt-3 flex flex-col gap-3 text-sm">
-            <div>
-              <dt className="font-medium">Replaces</dt>
-              <dd>{key.predecessor ? <KeyLinkText link={key.predecessor} /> : "No earlier key."}</dd>
-            </div>
-            <div>
-              <dt className="font-medium">Replaced by</dt>
-              <dd>{key.successor ? <KeyLinkText link={key.successor} /> : "Not rotated."}</dd>
-            </div>
-          </dl>
-          {signals.rotation && key.successor && (
-            <RotationMeter target={target} successor={key.successor} progress={signals.rotation} />
-          )}
-        </section>
-        <section aria-labelledby="access-heading" className="lg:col-span-2">
-          <h2 id="access-heading" className="text-lg font-semibold">
-            Access
-          </h2>
-          <KeyAccess
-            keyId={key.id}
-            label={key.label}
-            environment={key.environment}
-            restrictions={key.restrictions}
-            rateLimitByOperator={key.rateLimitByOperator}
-            options={restrictionOptions(routesByScope())}
-            editable={isUsable(key.status)}
-          />
-          {isUsable(key.status) && (
-            <ScopeSuggestion keyId={key.id} label={key.label} suggested={signals.suggestedScopes ?? []} />
-          )}
-        </section>
-      </div>
-
-      {usage && requestLog && (
-        <KeyUsageSection keyId={key.id} usage={usage} log={requestLog} query={usageQuery} now={now} />
-      )}
-
-      <section aria-labelledby="activity-heading" className="mt-10">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="activity-heading" className="text-lg font-semibold">
-            Activity
-          </h2>
-          {activity.total > RECENT_ACTIVITY && (
-            <Link href={`/dashboard/activity?key=${key.id}`}>All {activity.total} entries</Link>
-          )}
-        </div>
-        <div className="mt-3">
-          {activity.total === 0 ? (
-            <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
-          ) : (
-            <ActivityList entries={activity.items} now={now} />
-          )}
-        </div>
-      </section>
-    </>
-  );
-}
-
-function KeyLinkText({ link }: { link: { id: string; label: string } }) {
-  return (
-    <Link href={`/dashboard/keys/${link.id}`} className="break-all">
-      “{link.label}” <span className="font-mono">{link.id}</span>
-    </Link>
-  );
+  const key = await db.apiKey.findUnique({ where: { publicId: parsed.data }, select: { teamId: true } });
+  const member = key ? await memberById(session.userId, key.teamId) : null;
+  if (!member) notFound();
+  redirect(keyPath(member.team.slug, parsed.data));
 }

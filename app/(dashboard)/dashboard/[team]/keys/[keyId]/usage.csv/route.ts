@@ -1,3 +1,4 @@
+import { memberBySlug } from "@/lib/teams/membership";
 import { requireApiSession } from "@/lib/web/guard";
 import { getEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/errors/error-response";
@@ -7,14 +8,18 @@ import { usageCsvQuerySchema } from "@/lib/usage/usage-query.schema";
 
 export const dynamic = "force-dynamic";
 
-// GET /dashboard/keys/[keyId]/usage.csv?range=7d&status=4xx&route=list_models
+// GET /dashboard/[team]/keys/[keyId]/usage.csv?range=7d&status=4xx&route=list_models
 // A key's request log as a CSV download, streamed a page at a time. An
 // internal route: it checks the browser session itself and refuses a request
 // that carries an API key, whatever proxy.ts did before it.
-export async function GET(request: Request, { params }: { params: Promise<{ keyId: string }> }) {
+export async function GET(request: Request, { params }: { params: Promise<{ team: string; keyId: string }> }) {
   const session = await requireApiSession(request);
   if (session instanceof Response) return session;
   const baseUrl = getEnv().PUBLIC_BASE_URL;
+  const { team: slug, keyId: rawKeyId } = await params;
+  // Outside the team: the same 404 as a key that does not exist.
+  const member = await memberBySlug(session.userId, slug);
+  if (!member) return errorResponse("not_found", { baseUrl, message: "No such key." });
 
   const query = usageCsvQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) {
@@ -22,11 +27,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ keyI
     return errorResponse("invalid_request", { baseUrl, message: issue.message, param: issue.path.join(".") });
   }
   const { range, status, route } = query.data;
-  const keyId = keyIdSchema.safeParse((await params).keyId);
+  const keyId = keyIdSchema.safeParse(rawKeyId);
   const stream = keyId.success
-    ? await usageCsvStream(session.userId, keyId.data, { range, filter: { statusClass: status, route } })
+    ? await usageCsvStream(member.team.id, keyId.data, { range, filter: { statusClass: status, route } })
     : null;
-  // Another user's key is "not found", exactly like a key that does not exist.
+  // Another team's key is "not found", exactly like a key that does not exist.
   if (!keyId.success || !stream) return errorResponse("not_found", { baseUrl, message: "No such key." });
 
   return new Response(stream, {

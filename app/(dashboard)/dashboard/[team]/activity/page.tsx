@@ -1,0 +1,66 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ActivityList } from "@/components/activity/activity-list";
+import { Pagination } from "@/components/pagination";
+import { requireTeamPage } from "@/lib/web/team-guard";
+import { activityPath, keyPath } from "@/lib/web/team-paths";
+import { keyListQuerySchema } from "@/lib/keys/filter.schema";
+import { listActivity } from "@/lib/keys/queries";
+
+export const metadata: Metadata = { title: "Activity" };
+
+// GET /dashboard/[team]/activity: every change to the team's keys, whoever made it.
+export default async function ActivityPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ team: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { team: slug } = await params;
+  const { member } = await requireTeamPage(slug, activityPath(slug));
+  const base = activityPath(member.team.slug);
+  const query = keyListQuerySchema.parse(await searchParams);
+  const activity = await listActivity(member.team, { keyId: query.key, page: query.page });
+  const pageHref = (page: number) =>
+    `${base}?${new URLSearchParams({ ...(query.key ? { key: query.key } : {}), page: String(page) })}`;
+
+  return (
+    <>
+      <h1 className="text-2xl font-bold" tabIndex={-1}>
+        Activity
+      </h1>
+      <p className="mt-2 text-zinc-700 dark:text-zinc-300">
+        {query.key ? (
+          <>
+            Changes to{" "}
+            <Link href={keyPath(member.team.slug, query.key)} className="font-mono break-all">
+              {query.key}
+            </Link>
+            . <Link href={base}>Show all activity</Link>
+          </>
+        ) : member.team.personal ? (
+          "Every change to your keys, and every sign-in, newest first."
+        ) : (
+          "Every change to this team's keys, by any member, newest first."
+        )}
+      </p>
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+        Each entry is chained to the one before it by a hash signed with a key only the service holds, so a change to
+        the history shows. {/* A download, not a page: a plain link, not Next's client-side navigation. */}
+        <a href="/dashboard/activity/chain.json" download className="underline">
+          Download the whole log with its hashes (JSON)
+        </a>
+        .
+      </p>
+      <div className="mt-6">
+        {activity.total === 0 ? (
+          <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
+        ) : (
+          <ActivityList slug={member.team.slug} entries={activity.items} />
+        )}
+      </div>
+      <Pagination page={activity.page} pageCount={activity.pageCount} href={pageHref} />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import type { Metadata } from "next";
+import { RemoveMemberButton, RoleForm } from "@/components/teams/member-controls";
+import { Timestamp } from "@/components/ui/timestamp";
+import { listMembers } from "@/lib/teams/members";
+import { RoleMatrix } from "@/components/teams/role-matrix";
+import { can } from "@/lib/teams/roles";
+import { requireTeamPage } from "@/lib/web/team-guard";
+import { membersPath } from "@/lib/web/team-paths";
+
+export const metadata: Metadata = { title: "Members" };
+
+// GET /dashboard/[team]/members: who is in the team and as what. Admins change
+// roles and remove members other than owners; owners any. What a role may do is
+// the roles table's (lib/teams/roles.ts), shown below the list. Members are added
+// with the operator CLI until invitations land (the members issue).
+export default async function MembersPage({ params }: { params: Promise<{ team: string }> }) {
+  const { team: slug } = await params;
+  const { session, member } = await requireTeamPage(slug, membersPath(slug));
+  const members = await listMembers(member.team.id);
+  const now = new Date();
+  const mayManage = (role: string) => can(member.role, role === "owner" ? "members.manage_owners" : "members.manage");
+
+  return (
+    <>
+      <h1 className="text-2xl font-bold break-words" tabIndex={-1}>
+        Members of {member.team.name}
+      </h1>
+      <p className="mt-2 text-zinc-700 dark:text-zinc-300">
+        You are {member.role === "admin" || member.role === "owner" ? "an" : "a"} <strong>{member.role}</strong> of this
+        team.{" "}
+        {member.team.personal
+          ? "This is your personal team: it has you alone."
+          : "When someone leaves or is removed, the keys they made in this team stop working at once."}
+      </p>
+      <ul className="mt-6 divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+        {members.map((m) => {
+          const self = m.userId === session.userId;
+          return (
+            <li key={m.userId} data-testid="member-row" className="flex flex-col gap-3 px-4 py-3 text-sm">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <span className="min-w-0 font-medium break-all">
+                  {m.email}
+                  {self && " (you)"}
+                </span>
+                <span className="text-zinc-600 dark:text-zinc-400">
+                  {m.role} · joined <Timestamp date={m.since} now={now} className="text-xs" />
+                </span>
+              </div>
+              {!member.team.personal && (
+                <div className="flex flex-wrap items-end gap-4">
+                  {mayManage(m.role) && !self && (
+                    <RoleForm team={member.team.slug} userId={m.userId} email={m.email ?? ""} role={m.role} />
+                  )}
+                  {(self || mayManage(m.role)) && (
+                    <RemoveMemberButton team={member.team.slug} userId={m.userId} email={m.email ?? ""} self={self} />
+                  )}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+
+      <section aria-labelledby="roles-heading" className="mt-10">
+        <h2 id="roles-heading" className="text-lg font-semibold">
+          What each role may do
+        </h2>
+        <div className="mt-3">
+          <RoleMatrix />
+        </div>
+      </section>
+    </>
+  );
+}

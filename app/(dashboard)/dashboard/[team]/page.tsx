@@ -1,0 +1,136 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { CreateKeyButton } from "@/components/keys/key-buttons";
+import { KeyFilters } from "@/components/keys/key-filters";
+import { KeyList } from "@/components/keys/key-list";
+import { ReportedLeaksNotice } from "@/components/keys/reported-leaks-notice";
+import { Pagination } from "@/components/pagination";
+import { buttonClasses } from "@/components/ui/button";
+import { requireTeamPage } from "@/lib/web/team-guard";
+import { activityPath, teamPath } from "@/lib/web/team-paths";
+import { keyListQuerySchema } from "@/lib/keys/filter.schema";
+import { decoyUses, getKey, listKeys, listReportedLeaks, type DecoyUses } from "@/lib/keys/queries";
+import { displayIp } from "@/lib/format-ip";
+import { absoluteTime } from "@/lib/format-time";
+import type { UsageNote } from "@/components/keys/key-list";
+import { afterEndText } from "@/components/usage/after-end-notice";
+import { rotationShareText } from "@/components/usage/rotation-meter";
+import { requestsLast24h } from "@/lib/usage/queries";
+import { listSignals } from "@/lib/usage/signals";
+
+export const metadata: Metadata = { title: "API keys" };
+
+/** The badge under a decoy's label once it has been used: wherever it was kept has leaked. */
+function decoyUseText(use: DecoyUses): string {
+  const times = use.count === 1 ? "once" : `${use.count} times`;
+  return `Decoy used ${times}, latest alert from ${displayIp(use.lastIp)} at ${absoluteTime(use.lastAt)}: where it was kept has leaked`;
+}
+
+// GET /dashboard/[team]: the team's keys.
+export default async function TeamKeysPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ team: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { team: slug } = await params;
+  const { member } = await requireTeamPage(slug, teamPath(slug));
+  const teamId = member.team.id;
+  const base = teamPath(member.team.slug);
+  const query = keyListQuerySchema.parse(await searchParams);
+  const now = new Date();
+  const filter = { environment: query.env, status: query.status, showInactive: Boolean(query.inactive) };
+  const keys = await listKeys(teamId, { ...filter, page: query.page }, now);
+  // A key just created stays in sight even when the filters would hide it.
+  const created = query.created ? await getKey(teamId, query.created, now) : null;
+  const pinned = created && !keys.items.some((key) => key.id === created.id) ? created : undefined;
+  const shownIds = [...keys.items, ...(pinned ? [pinned] : [])].map((key) => key.id);
+  const shown = [...keys.items, ...(pinned ? [pinned] : [])];
+  const [requests24h, signals, reportedLeaks, decoys] = await Promise.all([
+    requestsLast24h(teamId, shownIds, now),
+    listSignals(teamId, shown, now),
+    listReportedLeaks(teamId),
+    decoyUses(
+      teamId,
+      shown.filter((key) => key.decoy).map((key) => key.id),
+    ),
+  ]);
+  // Under a key's label: use after it stopped working, and how far its rotation has got.
+  const usageNotes: Record<string, UsageNote[]> = {};
+  for (const key of shown) {
+    const afterEnd = signals.afterEnd.get(key.id);
+    const rotation = signals.rotation.get(key.id);
+    const share = rotation ? rotationShareText(rotation) : null;
+    const decoy = decoys.get(key.id);
+    const notes: UsageNote[] = [
+      ...(decoy ? [{ text: decoyUseText(decoy), tone: "danger" as const }] : []),
+      ...(afterEnd ? [{ text: afterEndText(key, afterEnd), tone: "danger" as const }] : []),
+      ...(share ? [{ text: share, tone: "warning" as const }] : []),
+    ];
+    if (notes.length > 0) usageNotes[key.id] = notes;
+  }
+
+  const pageHref = (page: number) => {
+    const params = new URLSearchParams();
+    if (query.env) params.set("env", query.env);
+    if (query.status) params.set("status", query.status);
+    if (query.inactive) params.set("inactive", "1");
+    params.set("page", String(page));
+    return `${base}?${params}`;
+  };
+  const filtered = Boolean(query.env || query.status);
+  const count = keys.total === 1 ? "1 key" : `${keys.total} keys`;
+
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-bold" tabIndex={-1}>
+          API keys
+        </h1>
+        <div className="flex flex-wrap gap-2">
+          <Link href={activityPath(member.team.slug)} className={buttonClasses("secondary")}>
+            Activity
+          </Link>
+          <CreateKeyButton />
+        </div>
+      </div>
+      <ReportedLeaksNotice leaks={reportedLeaks} />
+      <div className="mt-6">
+        <KeyFilters values={{ env: query.env, status: query.status, inactive: Boolean(query.inactive) }} />
+      </div>
+      <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="key-count">
+        {filtered ? `${count} match the filters` : count}
+        {pinned ? `, plus “${pinned.label}”, just created, which does not.` : "."}
+        {!query.status && !query.inactive && " Revoked and expired keys are hidden."}
+        {filtered && (
+          <>
+            {" "}
+            <Link href={base}>Clear filters</Link>
+          </>
+        )}
+      </p>
+      <div className="mt-4">
+        {keys.total === 0 && !pinned ? (
+          <p className="rounded-md border border-dashed border-zinc-300 p-6 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+            {filtered
+              ? "No keys match these filters."
+              : member.team.personal
+                ? "You have no API keys in use. Create one to call the API."
+                : "This team has no API keys in use. Create one to call the API."}
+          </p>
+        ) : (
+          <KeyList
+            slug={member.team.slug}
+            keys={keys.items}
+            now={now}
+            pinned={pinned}
+            requests24h={requests24h}
+            usageNotes={usageNotes}
+          />
+        )}
+      </div>
+      <Pagination page={keys.page} pageCount={keys.pageCount} href={pageHref} />
+    </>
+  );
+}

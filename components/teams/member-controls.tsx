@@ -1,0 +1,75 @@
+"use client";
+
+import { useActionForm } from "@/components/forms/use-action-form";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/select";
+import type { ActionState } from "@/lib/web/action-result";
+import { removeMemberAction, setRoleAction } from "@/lib/web/actions/teams";
+import { ROLES, type Role } from "@/lib/teams/roles";
+
+function Status({ state }: { state: ActionState<string | undefined> }) {
+  return (
+    <span role="status" className="text-sm break-words">
+      {state ? (state.ok ? state.data : state.error) : ""}
+    </span>
+  );
+}
+
+/** A member's role, changeable by someone whose role may (the server checks it again). */
+export function RoleForm({ team, userId, email, role }: { team: string; userId: string; email: string; role: Role }) {
+  const { state, pending, form } = useActionForm(setRoleAction);
+  return (
+    <form {...form} className="flex flex-wrap items-end gap-2">
+      <input type="hidden" name="team" value={team} />
+      <input type="hidden" name="userId" value={userId} />
+      <Select label={`Role of ${email}`} name="role" defaultValue={role} options={ROLES.map((r) => [r, r] as const)} />
+      <Button type="submit" variant="secondary" disabled={pending}>
+        Change role
+      </Button>
+      <Status state={state} />
+    </form>
+  );
+}
+
+/** Remove a member, or (for oneself) leave the team. */
+export function RemoveMemberButton({
+  team,
+  userId,
+  email,
+  self,
+}: {
+  team: string;
+  userId: string;
+  email: string;
+  self: boolean;
+}) {
+  const { state, pending, form } = useActionForm(removeMemberAction);
+  return (
+    <form
+      {...form}
+      className="flex flex-wrap items-center gap-2"
+      onSubmit={(event) => {
+        const question = self
+          ? "Leave this team? Your keys in it stop working at once."
+          : `Remove ${email}? Their keys in this team stop working at once.`;
+        if (!window.confirm(question)) {
+          event.preventDefault();
+          return;
+        }
+        form.onSubmit(event);
+      }}
+    >
+      <input type="hidden" name="team" value={team} />
+      <input type="hidden" name="userId" value={userId} />
+      <Button
+        type="submit"
+        variant="danger"
+        disabled={pending}
+        aria-label={self ? "Leave this team" : `Remove ${email}`}
+      >
+        {self ? "Leave team" : "Remove"}
+      </Button>
+      <Status state={state} />
+    </form>
+  );
+}

@@ -1,0 +1,208 @@
+import "server-only";
+import { recordAudit, type Actor } from "../audit";
+import { db, type Db } from "../db";
+import { DomainError } from "../domain-error";
+import { log } from "../log";
+import { statusWhere } from "../keys/status";
+import { memberById, requirePermission, teamNotFound, type TeamMember } from "./membership";
+import type { Role } from "./roles";
+import { newTeamSlugSchema, proposeSlug, SLUG_MAX } from "./slug";
+import { teamNameSchema } from "./team-name";
+
+// Teams and their members: made, joined, changed and left. Each change takes
+// the team's row lock first (as every key change does, lib/keys/lifecycle.ts),
+// so a role change and a key creation, or two removals, take turns, and the
+// rule "a team always has an owner" is checked on what is committed.
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+/** How many teams a person may own, their personal team not counted. */
+export const OWNED_TEAMS_MAX = 5;
+/** Why a departed member's keys stopped: on each key and in the activity log. */
+export const LEFT_TEAM_REASON = "owner left the team";
+
+const refused = (message: string, field?: string) =>
+  new DomainError("invalid_request", message, field ? { field } : {});
+
+async function lockTeam(tx: Tx, teamId: string) {
+  await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
+    throw teamNotFound();
+  });
+}
+
+/** Who acts on a team's members: a person (whose role is checked) or the operator CLI (no role). */
+export type MemberActor = Actor;
+
+/** The acting person's membership under the lock, with the permission the change needs; the operator passes. */
+async function authorise(tx: Tx, actor: MemberActor, teamId: string, needs: (member: TeamMember) => void) {
+  if ((actor.kind ?? "person") !== "person") return;
+  const member = await memberById(actor.userId, teamId, tx);
+  if (!member) throw teamNotFound();
+  needs(member);
+}
+
+/**
+ * Makes a team with the person as its owner. The slug is the one given, or
+ * proposed from the name (with -2, -3... when taken); a slug given and taken,
+ * reserved or malformed is a field error. A person owns at most
+ * OWNED_TEAMS_MAX teams besides their personal one.
+ */
+export async function createTeam(
+  actor: Actor,
+  input: { name: string; slug?: string | undefined },
+): Promise<{ id: string; slug: string; name: string }> {
+  const name = teamNameSchema.safeParse(input.name);
+  if (!name.success) throw refused(name.error.issues[0]!.message, "name");
+  let slug: string;
+  if (input.slug !== undefined) {
+    const given = newTeamSlugSchema.safeParse(input.slug);
+    if (!given.success) throw refused(given.error.issues[0]!.message, "slug");
+    slug = given.data;
+  } else {
+    const proposed = proposeSlug(name.data);
+    if (!proposed)
+      throw refused("Choose an address for the team: its name has no letters a to z to make one from.", "slug");
+    slug = await freeSlug(proposed);
+  }
+  const team = await db.$transaction(async (tx) => {
+    // The person's row first: two creations by one person take turns, so the limit holds.
+    await tx.user.update({ where: { id: actor.userId }, data: { keysChangedAt: new Date() } });
+    const owned = await tx.membership.count({
+      where: { userId: actor.userId, role: "owner", team: { personalOfId: null } },
+    });
+    if (owned >= OWNED_TEAMS_MAX) {
+      throw refused(
+        `You already own ${OWNED_TEAMS_MAX} teams, the most allowed. Hand one over or delete one first.`,
+        "name",
+      );
+    }
+    if (await tx.team.findUnique({ where: { slug }, select: { id: true } })) {
+      throw refused("That address is taken: choose another.", "slug");
+    }
+    const made = await tx.team.create({
+      data: { slug, name: name.data },
+      select: { id: true, slug: true, name: true },
+    });
+    await tx.membership.create({ data: { teamId: made.id, userId: actor.userId, role: "owner" } });
+    return made;
+  });
+  log.info("team.created", { user_id: actor.userId, team_id: team.id });
+  return team;
+}
+
+/** The proposed slug, or with -2, -3... until one is free (cut so the suffix fits). */
+async function freeSlug(proposed: string): Promise<string> {
+  const taken = new Set(
+    (await db.team.findMany({ where: { slug: { startsWith: proposed } }, select: { slug: true } })).map((t) => t.slug),
+  );
+  const reserved = !newTeamSlugSchema.safeParse(proposed).success;
+  if (!taken.has(proposed) && !reserved) return proposed;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = `${proposed.slice(0, SLUG_MAX - suffix.length).replace(/-+$/, "")}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** Adds an existing account to the team; someone already in it is a field error. */
+export async function addMember(actor: MemberActor, teamId: string, userId: string, role: Role): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await lockTeam(tx, teamId);
+    await authorise(tx, actor, teamId, (member) =>
+      requirePermission(member, role === "owner" ? "members.manage_owners" : "members.manage"),
+    );
+    if (await memberById(userId, teamId, tx)) throw refused("That person is already a member of this team.", "email");
+    await tx.membership.create({ data: { teamId, userId, role } });
+  });
+  log.info("team.member_added", { team_id: teamId, user_id: userId, role });
+}
+
+/** The other owners of the team (besides this member), under the lock. */
+async function otherOwners(tx: Tx, teamId: string, userId: string) {
+  return tx.membership.count({ where: { teamId, role: "owner", userId: { not: userId } } });
+}
+
+/** Changes a member's role. Owners' roles, and making owners, need an owner; the last owner stays one. */
+export async function setRole(actor: MemberActor, teamId: string, userId: string, role: Role): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await lockTeam(tx, teamId);
+    const target = await memberById(userId, teamId, tx);
+    if (!target) throw refused("That person is not a member of this team.", "email");
+    await authorise(tx, actor, teamId, (member) =>
+      requirePermission(
+        member,
+        target.role === "owner" || role === "owner" ? "members.manage_owners" : "members.manage",
+      ),
+    );
+    if (target.role === "owner" && role !== "owner" && (await otherOwners(tx, teamId, userId)) === 0) {
+      throw refused("A team always has an owner: make someone else an owner first.", "role");
+    }
+    await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+  });
+  log.info("team.role_changed", { team_id: teamId, user_id: userId, role });
+}
+
+/**
+ * Ends a membership at once (a removal, or the member leaving): the member's
+ * own keys in the team are revoked in the same transaction, with the reason
+ * LEFT_TEAM_REASON and an activity row each, so their next request is refused
+ * on every instance. Keys others made are untouched. The last owner cannot
+ * leave or be removed. Returns the revoked keys' ids.
+ */
+export async function removeMember(actor: MemberActor, teamId: string, userId: string): Promise<string[]> {
+  const now = new Date();
+  const revoked = await db.$transaction(async (tx) => {
+    await lockTeam(tx, teamId);
+    const target = await memberById(userId, teamId, tx);
+    if (!target) throw refused("That person is not a member of this team.", "email");
+    if (target.team.personal) throw refused("A personal team keeps its owner.", "email");
+    const leaving = actor.userId === userId && (actor.kind ?? "person") === "person";
+    // Leaving needs no permission; removing someone else needs the role that manages theirs.
+    if (!leaving) {
+      await authorise(tx, actor, teamId, (member) =>
+        requirePermission(member, target.role === "owner" ? "members.manage_owners" : "members.manage"),
+      );
+    }
+    if (target.role === "owner" && (await otherOwners(tx, teamId, userId)) === 0) {
+      throw refused(
+        leaving
+          ? "You are this team's last owner: make someone else an owner before you leave."
+          : "A team always has an owner: make someone else an owner first.",
+        "email",
+      );
+    }
+    const keys = await tx.apiKey.findMany({
+      where: { teamId, userId, ...statusWhere("usable", now) },
+      select: { id: true, publicId: true },
+    });
+    for (const key of keys) {
+      const { count } = await tx.apiKey.updateMany({
+        where: { id: key.id, revokedAt: null },
+        data: { revokedAt: now, revokedReason: LEFT_TEAM_REASON },
+      });
+      if (count === 1) await recordAudit(tx, actor, "key.revoked", key.publicId, { reason: LEFT_TEAM_REASON });
+    }
+    await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
+    return keys.map((key) => key.publicId);
+  });
+  log.info("team.member_removed", { team_id: teamId, user_id: userId, revoked_keys: revoked.length });
+  return revoked;
+}
+
+/** The team's members, owners first, then by email; for the members page and team:members. */
+export async function listMembers(teamId: string) {
+  const rows = await db.membership.findMany({
+    where: { teamId },
+    select: { role: true, createdAt: true, user: { select: { id: true, email: true, name: true } } },
+  });
+  const order: Record<string, number> = { owner: 0, admin: 1, developer: 2, viewer: 3 };
+  return rows
+    .map((row) => ({
+      userId: row.user.id,
+      email: row.user.email,
+      name: row.user.name,
+      role: row.role as Role,
+      since: row.createdAt,
+    }))
+    .toSorted((a, b) => (order[a.role] ?? 9) - (order[b.role] ?? 9) || (a.email ?? "").localeCompare(b.email ?? ""));
+}

@@ -1,0 +1,100 @@
+import "server-only";
+import type { Db } from "../db";
+import { db } from "../db";
+import { DomainError } from "../domain-error";
+import { can, isRole, PERMISSIONS, type Permission, type Role } from "./roles";
+
+// Who is in which team, read from the Membership table. Every team page,
+// every team action and every key change asks here (or reads the same rows
+// inside its transaction); nothing trusts a role the browser sent.
+
+type Tx = Pick<Db, "membership" | "team">;
+
+export interface TeamSummary {
+  id: string;
+  slug: string;
+  name: string;
+  personal: boolean;
+  /** The account whose personal team this is; null for a team made as one. */
+  personalOfId: string | null;
+}
+
+/** A signed-in person inside one team: the team, their role, and who they are. */
+export interface TeamMember {
+  team: TeamSummary;
+  userId: string;
+  role: Role;
+}
+
+/** What a person outside a team is told about it, or about anything of it: that it is not there (404, never 403). */
+export const TEAM_NOT_FOUND = "That team was not found.";
+export const teamNotFound = () => new DomainError("not_found", TEAM_NOT_FOUND);
+
+const teamSelect = { id: true, slug: true, name: true, personalOfId: true } as const;
+const summary = (team: { id: string; slug: string; name: string; personalOfId: string | null }): TeamSummary => ({
+  id: team.id,
+  slug: team.slug,
+  name: team.name,
+  personal: team.personalOfId !== null,
+  personalOfId: team.personalOfId,
+});
+
+function asRole(value: string): Role {
+  // The column is written only from the roles table; anything else is a fault, never a permission.
+  if (!isRole(value)) throw new Error(`unknown role in a membership: ${value}`);
+  return value;
+}
+
+/** The person's membership of the team with this slug, or null when they are not in it (or it does not exist). */
+export async function memberBySlug(userId: string, slug: string, client: Tx = db): Promise<TeamMember | null> {
+  const row = await client.membership.findFirst({
+    where: { userId, team: { slug } },
+    select: { role: true, team: { select: teamSelect } },
+  });
+  return row ? { team: summary(row.team), userId, role: asRole(row.role) } : null;
+}
+
+/** The person's membership of the team with this id, or null. Read it inside a transaction to act on it. */
+export async function memberById(userId: string, teamId: string, client: Tx = db): Promise<TeamMember | null> {
+  const row = await client.membership.findUnique({
+    where: { teamId_userId: { teamId, userId } },
+    select: { role: true, team: { select: teamSelect } },
+  });
+  return row ? { team: summary(row.team), userId, role: asRole(row.role) } : null;
+}
+
+/** Every team the person is in, their personal team first, then by name: the header's switcher. */
+export async function teamsOf(userId: string): Promise<(TeamSummary & { role: Role })[]> {
+  const rows = await db.membership.findMany({
+    where: { userId },
+    select: { role: true, team: { select: teamSelect } },
+  });
+  return rows
+    .map((row) => ({ ...summary(row.team), role: asRole(row.role) }))
+    .toSorted(
+      (a, b) => Number(b.personal) - Number(a.personal) || a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug),
+    );
+}
+
+/** The person's personal team (every account has one). */
+export async function personalTeamOf(userId: string, client: Tx = db): Promise<TeamMember> {
+  const team = await client.team.findUnique({ where: { personalOfId: userId }, select: teamSelect });
+  if (!team) throw new Error(`account ${userId} has no personal team`);
+  const member = await memberById(userId, team.id, client);
+  if (!member) throw new Error(`account ${userId} is not in its personal team`);
+  return member;
+}
+
+/** The refusal for a member whose role does not allow something: it names the role and what it would take. */
+export function roleRefusal(role: Role, permission: Permission): DomainError {
+  const what = PERMISSIONS[permission].charAt(0).toLowerCase() + PERMISSIONS[permission].slice(1);
+  return new DomainError(
+    "invalid_request",
+    `Your role in this team (${role}) does not allow this: “${what}” needs a role that has it. Ask an admin of the team.`,
+  );
+}
+
+/** Throws the role's refusal unless the member's role has the permission. */
+export function requirePermission(member: { role: Role }, permission: Permission): void {
+  if (!can(member.role, permission)) throw roleRefusal(member.role, permission);
+}

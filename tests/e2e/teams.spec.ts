@@ -1,0 +1,63 @@
+// Teams in the browser: the switcher opens a team whose pages name its slug,
+// a viewer sees the team's keys but cannot create one (the server refuses it
+// too), and a removal shuts the removed person out at once.
+import { expect, test, type Page } from "@playwright/test";
+import { e2eTeam } from "./e2e-admin";
+import { createKey, keyRow, signUp, uniqueEmail } from "./helpers";
+
+const TEAM_NAME = "Payments — Ünïcödé platform team";
+
+async function switchTo(page: Page, team: string) {
+  await page.getByTestId("team-switcher").click();
+  await page.getByRole("menuitem", { name: new RegExp(team) }).click();
+}
+
+test("the switcher, a viewer who cannot create, and a removal", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const [ownerEmail, viewerEmail] = [uniqueEmail("team-owner"), uniqueEmail("team-viewer")];
+  await signUp(page, ownerEmail);
+  const other = await browser.newContext();
+  const viewer = await other.newPage();
+  await signUp(viewer, viewerEmail);
+  const slug = await e2eTeam(TEAM_NAME, ownerEmail, [[viewerEmail, "viewer"]]);
+
+  // The owner switches to the team: its pages name its slug, and its key list starts empty.
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("team-switcher")).toHaveAccessibleName(/Team: Personal/);
+  await switchTo(page, TEAM_NAME);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${slug}$`));
+  await expect(page.getByTestId("team-switcher")).toHaveAccessibleName(`Team: ${TEAM_NAME}. Switch team`);
+  await expect(page.getByText("This team has no API keys in use.")).toBeVisible();
+  await createKey(page, "shared billing");
+  await expect(keyRow(page, "shared billing")).toHaveCount(1);
+  const keyId = (await keyRow(page, "shared billing").getAttribute("data-key-id"))!;
+  // The owner's personal team does not list it.
+  await switchTo(page, "Personal");
+  await expect(page.getByText("You have no API keys in use.")).toBeVisible();
+  // A link from before teams lands on the key's page in its team.
+  await page.goto(`/dashboard/keys/${keyId}`);
+  await expect(page).toHaveURL(`/dashboard/${slug}/keys/${keyId}`);
+
+  // The viewer sees the team's key, and may not create one: the button says why.
+  await viewer.goto(`/dashboard/${slug}`);
+  await expect(keyRow(viewer, "shared billing")).toHaveCount(1);
+  const create = viewer.getByRole("button", { name: "Create key" });
+  await expect(create).toBeDisabled();
+  await expect(viewer.getByText("Your role in this team (viewer) cannot create keys.")).toBeVisible();
+  // The control: in their personal team the same button works.
+  await viewer.goto("/dashboard");
+  await expect(viewer.getByRole("button", { name: "Create key" })).toBeEnabled();
+
+  // The owner removes the viewer on the members page.
+  await page.goto(`/dashboard/${slug}/members`);
+  await expect(page.getByTestId("member-row")).toHaveCount(2);
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: `Remove ${viewerEmail}` }).click();
+  await expect(page.getByTestId("member-row")).toHaveCount(1);
+
+  // The viewer's next request in that team is refused, as for a team that does not exist.
+  const gone = await viewer.goto(`/dashboard/${slug}`);
+  expect(gone!.status()).toBe(404);
+  expect((await viewer.goto(`/dashboard/keys/${keyId}`))!.status()).toBe(404);
+  await other.close();
+});

@@ -1,0 +1,204 @@
+// Teams from the operator CLI and the rules every change keeps: a team always
+// has an owner, no one joins twice, a person owns at most five teams, and a
+// departure revokes the leaver's own keys in that team (their next API request
+// is refused) while keys others made keep working. Races end in a state the
+// roles table allows.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { DomainError } from "@/lib/domain-error";
+import { createKey } from "@/lib/keys/lifecycle";
+import { addMember, createTeam, LEFT_TEAM_REASON, OWNED_TEAMS_MAX, removeMember, setRole } from "@/lib/teams/members";
+import { adminInProcess as admin } from "../helpers/admin-in-process";
+import { callApi, publicRoutes } from "../helpers/api-fixtures";
+import { bareAccount } from "../helpers/bare-account";
+
+const listModels = publicRoutes.find((route) => route.name === "list_models")!;
+const tag = () => randomUUID().slice(0, 8);
+const person = (who: string) => ({ userId: who, ip: null, userAgent: "Vitest", kind: "person" as const });
+const operator = (who: string) => ({ userId: who, ip: null, userAgent: "test", kind: "operator" as const });
+
+async function json(args: string[]) {
+  const result = await admin(args);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+async function teamWith(roles: Record<string, "viewer" | "developer" | "admin" | "owner">) {
+  const t = tag();
+  const people: Record<string, { id: string; email: string }> = {};
+  for (const name of Object.keys(roles)) people[name] = await bareAccount(`${name}-${t}@example.com`);
+  const [first, ...rest] = Object.keys(roles);
+  const team = await createTeam(operator(people[first!]!.id), { name: `Team ${t}` });
+  if (roles[first!] !== "owner") throw new Error("the first person is the owner");
+  for (const name of rest) await addMember(operator(people[name]!.id), team.id, people[name]!.id, roles[name]!);
+  return { team, people };
+}
+
+describe("the operator CLI", () => {
+  it("makes a team, adds members, changes a role, lists them, makes and lists their keys, removes one", async () => {
+    const t = tag();
+    const [owner, dev] = [await bareAccount(`owner-${t}@example.com`), await bareAccount(`dev-${t}@example.com`)];
+    const made = await json(["team:create", "--name", `Payments ${t}`, "--owner", owner.email]);
+    expect(made).toMatchObject({ slug: `payments-${t}`, name: `Payments ${t}`, owner: owner.email });
+    expect(await json(["team:add-member", "--team", made.slug, "--email", dev.email, "--role", "viewer"])).toEqual({
+      team: made.slug,
+      email: dev.email,
+      role: "viewer",
+    });
+    await json(["team:set-role", "--team", made.slug, "--email", dev.email, "--role", "developer"]);
+    const members = await json(["team:members", "--team", made.slug]);
+    expect(members.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+      [owner.email, "owner"],
+      [dev.email, "developer"],
+    ]);
+
+    const created = await admin([
+      "key:create",
+      "--team",
+      made.slug,
+      "--email",
+      dev.email,
+      "--env",
+      "dev",
+      "--label",
+      "ci",
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const secret = created.stdout.trim();
+    expect(secret).toMatch(/^sk_dev_/);
+    // The personal team is where --email alone puts a key, as before teams.
+    await admin(["key:create", "--email", dev.email, "--env", "dev", "--label", "mine"]);
+    const listed = await json(["key:list", "--team", made.slug]);
+    expect(listed.map((k: { label: string; owner: string }) => [k.label, k.owner])).toEqual([["ci", dev.email]]);
+    expect((await json(["key:list", "--email", dev.email])).map((k: { label: string }) => k.label)).toEqual(["mine"]);
+    expect((await callApi(listModels, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(200);
+
+    const removed = await json(["team:remove-member", "--team", made.slug, "--email", dev.email]);
+    expect(removed.revoked_keys).toEqual([listed[0].id]);
+    const refused = await callApi(listModels, { headers: { Authorization: `Bearer ${secret}` } });
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.code).toBe("revoked_api_key");
+    expect(await db.apiKey.findUniqueOrThrow({ where: { publicId: listed[0].id } })).toMatchObject({
+      revokedReason: LEFT_TEAM_REASON,
+    });
+  });
+
+  it("refuses bad input with a clear message and changes nothing", async () => {
+    const t = tag();
+    const owner = await bareAccount(`bad-${t}@example.com`);
+    const slug = `bad-${t}`;
+    await json(["team:create", "--name", "Bad input", "--owner", owner.email, "--slug", slug]);
+    const teamsBefore = await db.team.count();
+    const cases: [string[], RegExp][] = [
+      [["team:create", "--name", "", "--owner", owner.email], /Give the team a name/],
+      [["team:create", "--name", "x".repeat(200), "--owner", owner.email], /at most 64 characters/],
+      [["team:create", "--name", "Taken", "--owner", owner.email, "--slug", slug], /That address is taken/],
+      [["team:create", "--name", "Odd", "--owner", owner.email, "--slug", "Not_A_Slug"], /lowercase letters/],
+      [["team:create", "--name", "Reserved", "--owner", owner.email, "--slug", "keys"], /reserved/],
+      [["team:add-member", "--team", slug, "--email", owner.email, "--role", "wizard"], /--role: Use one of viewer/],
+      [["team:add-member", "--team", slug, "--email", owner.email, "--role", "viewer"], /already a member/],
+      [["team:set-role", "--team", slug, "--email", owner.email, "--role", "admin"], /always has an owner/],
+      [["team:remove-member", "--team", slug, "--email", owner.email], /always has an owner/],
+      [["team:members", "--team", "no-such-team"], /No team with the slug no-such-team/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await admin(args);
+      expect(result.code, args.join(" ")).not.toBe(0);
+      expect(result.stderr, args.join(" ")).toMatch(message);
+    }
+    expect(await db.team.count()).toBe(teamsBefore);
+    expect(await db.membership.findMany({ where: { team: { slug } }, select: { role: true } })).toEqual([
+      { role: "owner" },
+    ]);
+  });
+
+  it(`refuses a person's sixth owned team (${OWNED_TEAMS_MAX} besides their personal one)`, async () => {
+    const owner = await bareAccount(`many-${tag()}@example.com`);
+    for (let i = 0; i < OWNED_TEAMS_MAX; i++) await createTeam(operator(owner.id), { name: "Same name" });
+    const slugs = await db.team.findMany({
+      where: { memberships: { some: { userId: owner.id } }, personalOfId: null },
+    });
+    // Proposed from one name, each free: the second is same-name-2, and so on (unless another test took them).
+    expect(new Set(slugs.map((team) => team.slug)).size).toBe(OWNED_TEAMS_MAX);
+    await expect(createTeam(operator(owner.id), { name: "One too many" })).rejects.toThrow(/already own 5 teams/);
+    expect(await db.membership.count({ where: { userId: owner.id } })).toBe(OWNED_TEAMS_MAX + 1);
+  });
+});
+
+describe("a departure", () => {
+  it("revokes the leaver's own keys in that team only; keys others made, and their personal team's, keep working", async () => {
+    const { team, people } = await teamWith({ owner: "owner", leaver: "developer" });
+    const mk = (who: string, teamId?: string) =>
+      createKey(operator(people[who]!.id), { label: who, environment: "dev", expiresAt: null, teamId });
+    const [theirs, ownersKey, personal] = [await mk("leaver", team.id), await mk("owner", team.id), await mk("leaver")];
+    const call = async (secret: string) =>
+      (await callApi(listModels, { headers: { Authorization: `Bearer ${secret}` } })).status;
+    expect([await call(theirs.secret), await call(ownersKey.secret), await call(personal.secret)]).toEqual([
+      200, 200, 200,
+    ]);
+
+    // Leaving, as the person themselves: no role needed.
+    expect(await removeMember(person(people.leaver!.id), team.id, people.leaver!.id)).toEqual([theirs.key.id]);
+    expect([await call(theirs.secret), await call(ownersKey.secret), await call(personal.secret)]).toEqual([
+      401, 200, 200,
+    ]);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { keyId: theirs.key.id, action: "key.revoked" } });
+    expect(JSON.parse(audit.details!)).toEqual({ reason: LEFT_TEAM_REASON });
+    expect(await db.membership.count({ where: { teamId: team.id, userId: people.leaver!.id } })).toBe(0);
+  });
+
+  it("the last owner can neither leave nor be removed nor demoted", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin" });
+    const owner = people.owner!.id;
+    await expect(removeMember(person(owner), team.id, owner)).rejects.toThrow(/last owner/);
+    await expect(setRole(person(owner), team.id, owner, "admin")).rejects.toThrow(/always has an owner/);
+    // An admin may not touch an owner at all.
+    await expect(removeMember(person(people.admin!.id), team.id, owner)).rejects.toThrow(/Your role in this team/);
+    expect(
+      await db.membership.findMany({ where: { teamId: team.id }, select: { role: true }, orderBy: { role: "asc" } }),
+    ).toEqual([{ role: "admin" }, { role: "owner" }]);
+  });
+});
+
+describe("races end in a state the table allows", () => {
+  it("the last two owners leaving at once: one leaves, the other stays the owner", async () => {
+    const { team, people } = await teamWith({ a: "owner", b: "owner" });
+    const results = await Promise.allSettled([
+      removeMember(person(people.a!.id), team.id, people.a!.id),
+      removeMember(person(people.b!.id), team.id, people.b!.id),
+    ]);
+    expect(results.map((r) => r.status).toSorted()).toEqual(["fulfilled", "rejected"]);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(DomainError);
+    expect(await db.membership.findMany({ where: { teamId: team.id }, select: { role: true } })).toEqual([
+      { role: "owner" },
+    ]);
+  });
+
+  it("two admins removing each other: at most one goes, and the team keeps its owner", async () => {
+    const { team, people } = await teamWith({ owner: "owner", a: "admin", b: "admin" });
+    const results = await Promise.allSettled([
+      removeMember(person(people.a!.id), team.id, people.b!.id),
+      removeMember(person(people.b!.id), team.id, people.a!.id),
+    ]);
+    // The second to run finds its author removed: "not found", as for anyone outside the team.
+    expect(results.map((r) => r.status).toSorted()).toEqual(["fulfilled", "rejected"]);
+    const left = await db.membership.findMany({ where: { teamId: team.id }, select: { role: true } });
+    expect(left.map((m) => m.role).toSorted()).toEqual(["admin", "owner"]);
+  });
+
+  it("a role change during a key creation: the key exists only if the role at its commit allowed it", async () => {
+    const { team, people } = await teamWith({ owner: "owner", dev: "developer" });
+    const dev = people.dev!.id;
+    const [created, demoted] = await Promise.allSettled([
+      createKey(person(dev), { label: "racing", environment: "prod", expiresAt: null, teamId: team.id }),
+      setRole(person(people.owner!.id), team.id, dev, "viewer"),
+    ]);
+    expect(demoted.status).toBe("fulfilled");
+    const keys = await db.apiKey.count({ where: { teamId: team.id, userId: dev } });
+    // Either the creation committed first (as a developer: one key), or after the demotion (refused: none).
+    expect(keys).toBe(created.status === "fulfilled" ? 1 : 0);
+    if (created.status === "rejected") expect(String(created.reason)).toMatch(/Your role in this team \(viewer\)/);
+  });
+});

@@ -1,0 +1,227 @@
+// Every dashboard action on a team's keys and members, for every role and for
+// a signed-in person outside the team, through the real server actions (the
+// wrapper, the session, the form), each answer asserted against the roles
+// table (lib/teams/roles.ts). Because a test generated from the table passes
+// when the table itself is wrong, hand-written cases below pin it.
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { createSession } from "@/lib/auth/session-store";
+import { db } from "@/lib/db";
+import { createKey } from "@/lib/keys/lifecycle";
+import { addMember, createTeam } from "@/lib/teams/members";
+import { can, canManageKey, ROLES, type Role } from "@/lib/teams/roles";
+import {
+  createKeyAction,
+  renameKeyAction,
+  reportLeakAction,
+  revokeKeyAction,
+  rotateKeyAction,
+  updateRestrictionsAction,
+} from "@/lib/web/actions/keys";
+import { removeMemberAction, setRoleAction } from "@/lib/web/actions/teams";
+import { bareAccount } from "../helpers/bare-account";
+import { request } from "../helpers/next-request";
+
+vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
+vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+
+type Who = Role | "outsider";
+const WHO: readonly Who[] = [...ROLES, "outsider"];
+
+const operator = (userId: string) => ({ userId, ip: null, userAgent: "test", kind: "operator" as const });
+
+interface Team {
+  id: string;
+  slug: string;
+  people: Record<Who, { id: string; email: string }>;
+}
+
+let team: Team;
+
+beforeAll(async () => {
+  const tag = randomUUID().slice(0, 8);
+  const account = (who: string) => bareAccount(`${who}-${tag}@example.com`);
+  const people = Object.fromEntries(
+    await Promise.all(WHO.map(async (who) => [who, await account(who)])),
+  ) as Team["people"];
+  const made = await createTeam(operator(people.owner.id), { name: `Roles ${tag}` });
+  for (const role of ["viewer", "developer", "admin"] as const) {
+    await addMember(operator(people[role].id), made.id, people[role].id, role);
+  }
+  team = { id: made.id, slug: made.slug, people };
+});
+
+async function signInAs(userId: string) {
+  const session = await createSession(userId, "192.0.2.10", "Vitest");
+  request.cookies = new Map([["keyport.session", session.sessionToken]]);
+  request.headers = new Headers({ "user-agent": "Vitest", "x-keyport-peer-ip": "192.0.2.10" });
+}
+
+function form(fields: Record<string, string>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
+
+/** A fresh key of the team, made (by the operator) in the name of `maker`. */
+async function teamKey(environment: "dev" | "prod", maker: Who) {
+  const { key } = await createKey(operator(team.people[maker].id), {
+    label: `${environment} of ${maker}`,
+    environment,
+    expiresAt: null,
+    teamId: team.id,
+  });
+  return key.id;
+}
+
+/** What the database holds of the team: its keys, every column that a change would move, and its members. */
+async function snapshot() {
+  const [keys, members] = await Promise.all([
+    db.apiKey.findMany({ where: { teamId: team.id }, orderBy: { publicId: "asc" } }),
+    db.membership.findMany({ where: { teamId: team.id }, orderBy: { userId: "asc" } }),
+  ]);
+  return { keys, members };
+}
+
+const keyChanges = {
+  rename: (keyId: string) => renameKeyAction(null, form({ keyId, label: "renamed" })),
+  rotate: (keyId: string) => rotateKeyAction(null, form({ keyId, grace: "now" })),
+  revoke: (keyId: string) => revokeKeyAction(null, form({ keyId, reason: "" })),
+  restrict: (keyId: string) =>
+    updateRestrictionsAction(null, form({ keyId, access: "read-only", allowedIps: "", rateLimit: "" })),
+} as const;
+
+const role = (who: Who): Role | null => (who === "outsider" ? null : who);
+
+describe("every key action, for every role and for someone outside the team", () => {
+  for (const who of WHO) {
+    for (const environment of ["dev", "prod"] as const) {
+      it(`${who}: create a ${environment} key`, async () => {
+        await signInAs(team.people[who].id);
+        const before = await snapshot();
+        const result = await createKeyAction(
+          null,
+          form({ team: team.slug, label: `by ${who}`, environment, expiry: "never" }),
+        );
+        const r = role(who);
+        const allowed = r !== null && can(r, environment === "prod" ? "keys.create_prod" : "keys.create_dev");
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+        if (allowed) {
+          expect(result.ok && result.data.secret).toMatch(/^sk_/);
+          const made = await db.apiKey.findUniqueOrThrow({ where: { publicId: result.ok ? result.data.keyId : "" } });
+          expect(made).toMatchObject({ teamId: team.id, userId: team.people[who].id, environment });
+        } else {
+          expect(await snapshot()).toEqual(before);
+          expect(result.ok ? "" : result.error).toMatch(who === "outsider" ? /not found/ : /Your role in this team/);
+        }
+      });
+
+      // Each key is the owner's, and for a member other than the owner, their own too.
+      for (const maker of who === "owner" || who === "outsider" ? (["owner"] as const) : (["owner", who] as const)) {
+        for (const [change, act] of Object.entries(keyChanges)) {
+          it(`${who}: ${change} a ${environment} key made by ${maker === who ? "themselves" : "the owner"}`, async () => {
+            // An outsider "made" no key of the team: theirs is one the owner made.
+            const keyId = await teamKey(environment, who === "outsider" ? "owner" : maker);
+            await signInAs(team.people[who].id);
+            const before = await snapshot();
+            const result = await act(keyId);
+            const r = role(who);
+            const makerId = team.people[who === "outsider" ? "owner" : maker].id;
+            const allowed =
+              r !== null && canManageKey({ role: r, userId: team.people[who].id }, { environment, userId: makerId });
+            expect(result.ok, JSON.stringify(result)).toBe(allowed);
+            if (!allowed) {
+              expect(await snapshot()).toEqual(before);
+              expect(result.ok ? "" : result.error).toMatch(
+                who === "outsider" ? /not found/ : /Your role in this team/,
+              );
+            } else {
+              expect(await snapshot()).not.toEqual(before);
+            }
+          });
+        }
+      }
+
+      it(`${who}: report a ${environment} key leaked`, async () => {
+        const keyId = await teamKey(environment, "owner");
+        await signInAs(team.people[who].id);
+        const before = await snapshot();
+        const result = await reportLeakAction(null, form({ keyId }));
+        const r = role(who);
+        expect(result.ok, JSON.stringify(result)).toBe(r !== null && can(r, "keys.report_leaked"));
+        if (r === null) {
+          expect(await snapshot()).toEqual(before);
+          return;
+        }
+        const leaked = await db.apiKey.findUniqueOrThrow({ where: { publicId: keyId } });
+        expect(leaked.revokedAt).not.toBeNull();
+        // A replacement only for a role that may create a key of that environment; a viewer's report revokes alone.
+        const replaces = can(r, environment === "prod" ? "keys.create_prod" : "keys.create_dev");
+        expect(Boolean(result.ok && result.data.secret)).toBe(replaces);
+        expect(leaked.successorId !== null).toBe(replaces);
+      });
+    }
+  }
+});
+
+describe("every member action, for every role and for someone outside the team", () => {
+  for (const who of WHO) {
+    for (const [targetRole, change] of [
+      ["developer", "set-role"],
+      ["developer", "remove"],
+      ["owner", "set-role"],
+      ["owner", "remove"],
+    ] as const) {
+      it(`${who}: ${change} of a ${targetRole}`, async () => {
+        // A member of their own for each case, so one case's removal does not change the next.
+        const target = await bareAccount(`target-${randomUUID().slice(0, 8)}@example.com`);
+        await addMember(operator(target.id), team.id, target.id, targetRole);
+        await signInAs(team.people[who].id);
+        const before = await snapshot();
+        const result =
+          change === "remove"
+            ? await removeMemberAction(null, form({ team: team.slug, userId: target.id }))
+            : await setRoleAction(null, form({ team: team.slug, userId: target.id, role: "viewer" }));
+        const r = role(who);
+        const allowed = r !== null && can(r, targetRole === "owner" ? "members.manage_owners" : "members.manage");
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+        const membership = await db.membership.findUnique({
+          where: { teamId_userId: { teamId: team.id, userId: target.id } },
+        });
+        if (!allowed) {
+          expect(await snapshot()).toEqual(before);
+          expect(membership?.role).toBe(targetRole);
+        } else {
+          expect(membership?.role).toBe(change === "remove" ? undefined : "viewer");
+        }
+      });
+    }
+  }
+});
+
+describe("the table, pinned by hand", () => {
+  it("a viewer cannot create, rotate or revoke, and never sees a secret", () => {
+    expect(can("viewer", "keys.create_dev")).toBe(false);
+    expect(can("viewer", "keys.create_prod")).toBe(false);
+    for (const environment of ["dev", "prod"] as const) {
+      expect(canManageKey({ role: "viewer", userId: "v" }, { environment, userId: "v" })).toBe(false);
+    }
+    expect(can("viewer", "keys.report_leaked")).toBe(true);
+  });
+
+  it("a developer manages development keys and their own production keys, not others' nor members", () => {
+    expect(canManageKey({ role: "developer", userId: "d" }, { environment: "dev", userId: "o" })).toBe(true);
+    expect(canManageKey({ role: "developer", userId: "d" }, { environment: "prod", userId: "d" })).toBe(true);
+    expect(canManageKey({ role: "developer", userId: "d" }, { environment: "prod", userId: "o" })).toBe(false);
+    expect(can("developer", "members.manage")).toBe(false);
+  });
+
+  it("an admin manages every key and members, but not owners; only an owner renames or deletes the team", () => {
+    expect(canManageKey({ role: "admin", userId: "a" }, { environment: "prod", userId: "o" })).toBe(true);
+    expect(can("admin", "members.manage")).toBe(true);
+    expect(can("admin", "members.manage_owners")).toBe(false);
+    expect(can("admin", "team.rename")).toBe(false);
+    expect(can("owner", "members.manage_owners") && can("owner", "team.delete")).toBe(true);
+  });
+});
