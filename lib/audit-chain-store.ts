@@ -32,19 +32,38 @@ type Reader = Pick<Db, "user" | "auditEvent">;
  * export kept elsewhere is what shows them (docs/security.md).
  */
 async function unrecordedKey(
-  client: Pick<Db, "apiKey">,
+  client: Pick<Db, "apiKey" | "auditEvent">,
   userId: string,
   rows: { action: string; keyId: string | null }[],
 ) {
   const recorded = new Set(rows.filter((row) => row.action === "key.created").map((row) => row.keyId));
-  // The account's keys and its personal team's: a key moved into the team by SQL is found too (until teams have
-  // chains of their own, a personal team's keys are recorded in its owner's).
-  const keys = await client.apiKey.findMany({
-    where: { OR: [{ userId }, { team: { personalOfId: userId } }] },
+  // The personal team's keys: only its owner makes them (or the operator and reports, in the owner's name), so each
+  // is recorded in this chain, and a key moved into the team by SQL is found too.
+  const personal = await client.apiKey.findMany({
+    where: { team: { personalOfId: userId } },
     select: { publicId: true },
     orderBy: { createdAt: "asc" },
   });
-  return keys.find((key) => !recorded.has(key.publicId))?.publicId ?? null;
+  const missing = personal.find((key) => !recorded.has(key.publicId));
+  if (missing) return missing.publicId;
+  // The account's keys in other teams: another member may have made one in its name (an admin's rotation makes the
+  // replacement in the maker's name), so its "created" row may be in that member's chain. Until teams have chains of
+  // their own, each must be recorded in some account's chain.
+  const elsewhere = await client.apiKey.findMany({
+    where: { userId, team: { personalOfId: null } },
+    select: { publicId: true },
+    orderBy: { createdAt: "asc" },
+  });
+  if (elsewhere.length === 0) return null;
+  const found = new Set(
+    (
+      await client.auditEvent.findMany({
+        where: { action: "key.created", keyId: { in: elsewhere.map((key) => key.publicId) } },
+        select: { keyId: true },
+      })
+    ).map((row) => row.keyId),
+  );
+  return elsewhere.find((key) => !recorded.has(key.publicId) && !found.has(key.publicId))?.publicId ?? null;
 }
 
 export async function loadChain(client: Reader, userId: string) {

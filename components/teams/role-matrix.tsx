@@ -7,7 +7,8 @@ import { can, PERMISSIONS, ROLES, type Permission } from "@/lib/teams/roles";
  */
 export function RoleMatrix() {
   return (
-    <div className="overflow-x-auto">
+    // Focusable, so a keyboard can scroll it when a phone's width is too narrow for the five columns.
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="What each role may do">
       <table className="min-w-full text-left text-sm" data-testid="role-matrix">
         <caption className="sr-only">What each role may do</caption>
         <thead>

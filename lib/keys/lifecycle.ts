@@ -5,7 +5,15 @@ import { getEnv } from "../env";
 import { rateLimits } from "../env-schema";
 import { log } from "../log";
 import { queueKeyChanged, queueKeyReportedLeaked } from "../mail/account-notices";
-import { memberById, personalTeamOf, requirePermission, roleRefusal, teamNotFound } from "../teams/membership";
+import { queueTeamKeyNotice } from "../mail/team-notices";
+import {
+  memberById,
+  personalTeamOf,
+  requirePermission,
+  roleRefusal,
+  teamById,
+  teamNotFound,
+} from "../teams/membership";
 import { canManageKey, can } from "../teams/roles";
 import { keyDigest } from "./digest";
 import { keyNotFound, keyRefused } from "./errors";
@@ -216,6 +224,7 @@ export async function createKey(
       ...(input.decoy ? { decoy: true } : describeRestrictions(restrictions)),
     });
     await queueKeyChanged(tx, actor.userId, row, "created", now);
+    await queueTeamKeyNotice(tx, member.team, row, "created", actor.userId, now);
     return { key: toKeyView(row, now), secret };
   });
   log.info("key.created", { user_id: actor.userId, key_id: issued.key.id, environment: issued.key.environment });
@@ -472,6 +481,8 @@ export async function revokeLeaked(
     });
     if (reported) await queueKeyReportedLeaked(tx, actor.userId, key, report, now);
     else await queueKeyChanged(tx, actor.userId, key, "leaked", now);
+    const team = await teamById(teamId, tx);
+    if (team) await queueTeamKeyNotice(tx, team, key, "leaked", actor.userId, now);
     return {
       status: "revoked",
       revoked,

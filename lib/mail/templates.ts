@@ -43,6 +43,23 @@ export interface MailData {
     lastTriedAt: string;
     ip: string | null;
   };
+  team_membership: {
+    team: string;
+    slug: string;
+    change: "added" | "role_changed" | "removed";
+    role: string | null;
+    when: string;
+  };
+  team_key_changed: {
+    team: string;
+    slug: string;
+    keyId: string;
+    label: string;
+    environment: "dev" | "prod";
+    change: "created" | "leaked";
+    by: string | null;
+    when: string;
+  };
 }
 
 export type MailKind = keyof MailData;
@@ -131,6 +148,33 @@ const renderers: Renderers = {
   key_expiring: (data, base) => ({
     subject: `Key expires in ${data.within === "7d" ? "7 days" : "1 day"}: ${data.label}`,
     text: `The key ${keyName(data)} expires at ${data.expiresAt} UTC. Requests with it will be refused from then on.\n\nRotate it before then to keep your integration working: ${base}/dashboard/keys/${data.keyId}`,
+  }),
+  team_membership: (data, base) => ({
+    subject:
+      data.change === "added"
+        ? `You were added to the team ${data.team}`
+        : data.change === "role_changed"
+          ? `Your role in the team ${data.team} is now ${data.role}`
+          : `You are no longer in the team ${data.team}`,
+    text:
+      data.change === "removed"
+        ? `Your membership of the Keyport team "${data.team}" ended at ${data.when} UTC. The keys you made in that team were revoked and no longer work; keys of your other teams are untouched.\n\nIf you did not expect this, ask the team's owners.`
+        : `${
+            data.change === "added"
+              ? `You were added to the Keyport team "${data.team}" as ${data.role}`
+              : `Your role in the Keyport team "${data.team}" changed to ${data.role}`
+          } at ${data.when} UTC.\n\nOpen the team: ${base}/dashboard/${data.slug}\nWhat each role may do: ${base}/docs/teams-and-roles`,
+  }),
+  team_key_changed: (data, base) => ({
+    subject:
+      data.change === "created"
+        ? `Production key created in ${data.team}: ${data.label}`
+        : `Key reported leaked in ${data.team}: ${data.label}`,
+    text: `${
+      data.change === "created"
+        ? `The production key ${keyName(data)} was created in the team "${data.team}"`
+        : `The key ${keyName(data)} of the team "${data.team}" was reported leaked and revoked`
+    }${data.by ? ` by ${data.by}` : ""} at ${data.when} UTC. You get this as an admin or owner of the team.\n\nSee the key and its activity: ${base}/dashboard/${data.slug}/keys/${data.keyId}`,
   }),
   revoked_key_used: (data, base) => ({
     subject: `A revoked key is still being used: ${data.label}`,

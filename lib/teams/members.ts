@@ -3,6 +3,7 @@ import { recordAudit, type Actor } from "../audit";
 import { db, type Db } from "../db";
 import { DomainError } from "../domain-error";
 import { log } from "../log";
+import { queueMembershipChanged } from "../mail/team-notices";
 import { statusWhere } from "../keys/status";
 import { memberById, requirePermission, teamNotFound, type TeamMember } from "./membership";
 import type { Role } from "./roles";
@@ -113,6 +114,8 @@ export async function addMember(actor: MemberActor, teamId: string, userId: stri
     );
     if (await memberById(userId, teamId, tx)) throw refused("That person is already a member of this team.", "email");
     await tx.membership.create({ data: { teamId, userId, role } });
+    const added = await memberById(userId, teamId, tx);
+    await queueMembershipChanged(tx, added!.team, userId, "added", role, new Date());
   });
   log.info("team.member_added", { team_id: teamId, user_id: userId, role });
 }
@@ -138,6 +141,7 @@ export async function setRole(actor: MemberActor, teamId: string, userId: string
       throw refused("A team always has an owner: make someone else an owner first.", "role");
     }
     await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+    if (target.role !== role) await queueMembershipChanged(tx, target.team, userId, "role_changed", role, new Date());
   });
   log.info("team.role_changed", { team_id: teamId, user_id: userId, role });
 }
@@ -183,6 +187,7 @@ export async function removeMember(actor: MemberActor, teamId: string, userId: s
       if (count === 1) await recordAudit(tx, actor, "key.revoked", key.publicId, { reason: LEFT_TEAM_REASON });
     }
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
+    await queueMembershipChanged(tx, target.team, userId, "removed", null, now);
     return keys.map((key) => key.publicId);
   });
   log.info("team.member_removed", { team_id: teamId, user_id: userId, revoked_keys: revoked.length });

@@ -63,6 +63,12 @@ export async function memberById(userId: string, teamId: string, client: Tx = db
   return row ? { team: summary(row.team), userId, role: asRole(row.role) } : null;
 }
 
+/** A team by its id, or null. */
+export async function teamById(teamId: string, client: Tx = db): Promise<TeamSummary | null> {
+  const team = await client.team.findUnique({ where: { id: teamId }, select: teamSelect });
+  return team ? summary(team) : null;
+}
+
 /** Every team the person is in, their personal team first, then by name: the header's switcher. */
 export async function teamsOf(userId: string): Promise<(TeamSummary & { role: Role })[]> {
   const rows = await db.membership.findMany({

@@ -6,8 +6,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { renderMail } from "@/lib/mail/templates";
 import { DomainError } from "@/lib/domain-error";
-import { createKey } from "@/lib/keys/lifecycle";
+import { createKey, rotateKey } from "@/lib/keys/lifecycle";
+import { listActivity } from "@/lib/keys/queries";
 import { addMember, createTeam, LEFT_TEAM_REASON, OWNED_TEAMS_MAX, removeMember, setRole } from "@/lib/teams/members";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { callApi, publicRoutes } from "../helpers/api-fixtures";
@@ -126,6 +128,43 @@ describe("the operator CLI", () => {
   });
 });
 
+describe("mail", () => {
+  it("tells a person they were added, their role changed, or they were removed; and a team's admins of a production key", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin" });
+    const dev = await bareAccount(`mailed-${tag()}@example.com`);
+    await addMember(person(people.owner!.id), team.id, dev.id, "viewer");
+    await setRole(person(people.owner!.id), team.id, dev.id, "developer");
+    const made = await createKey(person(dev.id), {
+      label: "billing",
+      environment: "prod",
+      expiresAt: null,
+      teamId: team.id,
+    });
+    await createKey(person(dev.id), { label: "scratch", environment: "dev", expiresAt: null, teamId: team.id });
+    await removeMember(person(people.admin!.id), team.id, dev.id);
+
+    const mails = async (recipient: string, kind: string) =>
+      (await db.mailMessage.findMany({ where: { recipient, kind }, orderBy: { createdAt: "asc" } })).map(
+        (mail) => JSON.parse(mail.payload) as Record<string, unknown>,
+      );
+    expect((await mails(dev.email, "team_membership")).map((data) => [data.change, data.role])).toEqual([
+      ["added", "viewer"],
+      ["role_changed", "developer"],
+      ["removed", null],
+    ]);
+    // The production key, not the development one, to each admin and owner; never to the person who is not one.
+    for (const who of ["owner", "admin"]) {
+      expect(await mails(people[who]!.email, "team_key_changed"), who).toEqual([
+        expect.objectContaining({ keyId: made.key.id, change: "created", by: dev.email, slug: team.slug }),
+      ]);
+    }
+    const [added] = await mails(dev.email, "team_membership");
+    const rendered = renderMail("team_membership", added as never, "https://keys.example.com", null);
+    expect(rendered.subject).toBe(`You were added to the team ${team.name}`);
+    expect(rendered.text).toContain(`https://keys.example.com/dashboard/${team.slug}`);
+  });
+});
+
 describe("a departure", () => {
   it("revokes the leaver's own keys in that team only; keys others made, and their personal team's, keep working", async () => {
     const { team, people } = await teamWith({ owner: "owner", leaver: "developer" });
@@ -158,6 +197,39 @@ describe("a departure", () => {
     expect(
       await db.membership.findMany({ where: { teamId: team.id }, select: { role: true }, orderBy: { role: "asc" } }),
     ).toEqual([{ role: "admin" }, { role: "owner" }]);
+  });
+});
+
+describe("a team's activity", () => {
+  it("lists every member's changes to the team's keys, and each account's chain still verifies", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin", dev: "developer" });
+    const made = await createKey(person(people.dev!.id), {
+      label: "dev's prod key",
+      environment: "prod",
+      expiresAt: null,
+      teamId: team.id,
+    });
+    // The admin rotates it: the replacement is made in the developer's name, its rows in the admin's chain.
+    const rotated = await rotateKey(person(people.admin!.id), made.key.id, "now");
+    expect(await db.apiKey.findUniqueOrThrow({ where: { publicId: rotated.key.id } })).toMatchObject({
+      userId: people.dev!.id,
+      teamId: team.id,
+    });
+    const row = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { id: true, personalOfId: true } });
+    const activity = await listActivity(row);
+    expect(activity.items.map((entry) => [entry.action, entry.keyId]).toSorted()).toEqual(
+      [
+        ["key.created", made.key.id],
+        ["key.created", rotated.key.id],
+        ["key.rotated", made.key.id],
+      ].toSorted(),
+    );
+    // Nothing of the members' own accounts (sign-ins and the like) is in a team's activity.
+    expect(activity.items.every((entry) => entry.keyId !== null)).toBe(true);
+    for (const who of ["owner", "admin", "dev"]) {
+      const checked = await admin(["audit:verify", "--email", people[who]!.email]);
+      expect(checked.code, `${who}: ${checked.stderr}`).toBe(0);
+    }
   });
 });
 

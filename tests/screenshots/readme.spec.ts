@@ -2,6 +2,8 @@
 // the same production build and throw-away server as the end-to-end tests.
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { e2eTeam } from "../e2e/e2e-admin";
+import { createKey, signUp, uniqueEmail } from "../e2e/helpers";
 import { buildScene, shoot } from "./scene";
 
 // npm runs scripts from the project root.
@@ -24,4 +26,42 @@ test("the README's screenshots", async ({ page }) => {
   await page.goto("/docs/authentication");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await shoot(page, path.join(OUT, "docs-authentication.png"));
+});
+
+// A team with odd inputs: a 64-character name without spaces, Unicode, and members with long addresses.
+const TEAM_NAME = "Équipe-Données-Paiements-東京-platform-reliability-and-billing-api";
+
+test("the team switcher and the members page, at 1280 and 390 px, light and dark", async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const owner = `grace-${Date.now()}@example.com`;
+  await signUp(page, owner);
+  const others: [string, string][] = [
+    [uniqueEmail("a-rather-long-address-of-the-platform-admin"), "admin"],
+    [uniqueEmail("dev"), "developer"],
+    [uniqueEmail("viewer"), "viewer"],
+  ];
+  for (const [email] of others) {
+    const context = await browser.newContext();
+    await signUp(await context.newPage(), email);
+    await context.close();
+  }
+  const slug = await e2eTeam(TEAM_NAME.slice(0, 64), owner, others);
+  await e2eTeam("Payments", owner);
+  await page.goto(`/dashboard/${slug}`);
+  await createKey(page, "shared billing");
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const width of [1280, 390]) {
+      const tag = `${width}-${colorScheme}`;
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await page.goto(`/dashboard/${slug}`);
+      await page.getByTestId("team-switcher").click();
+      await expect(page.getByRole("menuitem", { name: "New team" })).toBeVisible();
+      await shoot(page, path.join(OUT, `team-switcher-${tag}.png`));
+      await page.keyboard.press("Escape");
+      await page.goto(`/dashboard/${slug}/members`);
+      await expect(page.getByTestId("member-row")).toHaveCount(4);
+      await shoot(page, path.join(OUT, `team-members-${tag}.png`), { fullPage: true });
+    }
+  }
 });

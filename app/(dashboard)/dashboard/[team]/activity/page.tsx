@@ -45,14 +45,21 @@ export default async function ActivityPage({
           "Every change to this team's keys, by any member, newest first."
         )}
       </p>
-      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-        Each entry is chained to the one before it by a hash signed with a key only the service holds, so a change to
-        the history shows. {/* A download, not a page: a plain link, not Next's client-side navigation. */}
-        <a href="/dashboard/activity/chain.json" download className="underline">
-          Download the whole log with its hashes (JSON)
-        </a>
-        .
-      </p>
+      {member.team.personal ? (
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Each entry is chained to the one before it by a hash signed with a key only the service holds, so a change to
+          the history shows. {/* A download, not a page: a plain link, not Next's client-side navigation. */}
+          <a href="/dashboard/activity/chain.json" download className="underline">
+            Download the whole log with its hashes (JSON)
+          </a>
+          .
+        </p>
+      ) : (
+        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+          Each entry is chained, with its hash, in the activity log of the member who made the change; each member can
+          download theirs from their personal team&apos;s activity page.
+        </p>
+      )}
       <div className="mt-6">
         {activity.total === 0 ? (
           <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>

@@ -1,0 +1,83 @@
+import "server-only";
+import type { Db } from "../db";
+import { queueMail } from "./outbox";
+
+// Notices about teams, queued in the transaction of the change they tell
+// about: to a person whose membership changed, and to a team's admins and
+// owners when one of its production keys is created or any of its keys is
+// reported leaked. A personal team sends none of these: its owner already
+// gets the key notices of lib/mail/account-notices.ts.
+
+type Tx = Pick<Db, "$executeRaw" | "user" | "membership">;
+
+const stamp = (when: Date) => when.toISOString().slice(0, 16).replace("T", " ");
+
+export type MembershipChange = "added" | "role_changed" | "removed";
+
+/** A person was added to a team, had their role changed, or was removed (or left). */
+export async function queueMembershipChanged(
+  tx: Tx,
+  team: { id: string; name: string; slug: string },
+  userId: string,
+  change: MembershipChange,
+  role: string | null,
+  now: Date,
+) {
+  const { email } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } });
+  if (!email) return;
+  await queueMail(
+    tx,
+    {
+      kind: "team_membership",
+      subject: `${team.id}:${userId}`,
+      period: `${change}:${now.getTime()}`,
+      userId,
+      to: email,
+      data: { team: team.name, slug: team.slug, change, role, when: stamp(now) },
+    },
+    now,
+  );
+}
+
+/** A production key of the team was created, or one of its keys reported leaked: each admin and owner is told. */
+export async function queueTeamKeyNotice(
+  tx: Tx,
+  team: { id: string; name: string; slug: string; personal: boolean },
+  key: { publicId: string; label: string; environment: string },
+  change: "created" | "leaked",
+  byUserId: string,
+  now: Date,
+) {
+  if (team.personal || (change === "created" && key.environment !== "prod")) return;
+  const [by, admins] = await Promise.all([
+    tx.user.findUniqueOrThrow({ where: { id: byUserId }, select: { email: true } }),
+    tx.membership.findMany({
+      where: { teamId: team.id, role: { in: ["admin", "owner"] } },
+      select: { user: { select: { id: true, email: true } } },
+    }),
+  ]);
+  for (const { user } of admins) {
+    if (!user.email) continue;
+    await queueMail(
+      tx,
+      {
+        kind: "team_key_changed",
+        subject: key.publicId,
+        period: `${change}:${user.id}`,
+        userId: user.id,
+        to: user.email,
+        data: {
+          team: team.name,
+          slug: team.slug,
+          keyId: key.publicId,
+          label: key.label,
+          environment: key.environment === "prod" ? "prod" : "dev",
+          change,
+          by: by.email,
+          when: stamp(now),
+        },
+      },
+      now,
+    );
+  }
+}
