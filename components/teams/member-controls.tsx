@@ -22,8 +22,11 @@ export function RoleForm({ team, userId, email, role }: { team: string; userId: 
     <form {...form} className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="team" value={team} />
       <input type="hidden" name="userId" value={userId} />
-      <Select label={`Role of ${email}`} name="role" defaultValue={role} options={ROLES.map((r) => [r, r] as const)} />
-      <Button type="submit" variant="secondary" disabled={pending}>
+      {/* A short visible label: the row already names the member; the button says whose role it changes. */}
+      <div className="w-40">
+        <Select label="Role" name="role" defaultValue={role} options={ROLES.map((r) => [r, r] as const)} />
+      </div>
+      <Button type="submit" variant="secondary" disabled={pending} aria-label={`Change the role of ${email}`}>
         Change role
       </Button>
       <Status state={state} />

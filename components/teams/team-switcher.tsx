@@ -13,6 +13,10 @@ export interface SwitcherTeam {
   personal: boolean;
 }
 
+// A team's entry: its name over its role, left-aligned (the shared item look centres a single line).
+const TEAM_ITEM =
+  "flex min-h-10 min-w-0 cursor-pointer flex-col items-start justify-center rounded px-3 py-1 text-sm no-underline outline-none select-none data-highlighted:bg-zinc-100 dark:data-highlighted:bg-zinc-800";
+
 /** The team a dashboard path is in: its first segment, when it names one of the person's teams. */
 function currentTeam(pathname: string, teams: SwitcherTeam[]): SwitcherTeam | undefined {
   const [, first, slug] = pathname.split("/");
@@ -47,13 +51,10 @@ export function TeamSwitcher({ teams }: { teams: SwitcherTeam[] }) {
             Your teams
           </DropdownMenu.Label>
           {teams.map((team) => (
-            <DropdownMenu.Item key={team.slug} asChild className={popoverItemClasses}>
-              <Link
-                href={teamPath(team.slug)}
-                aria-current={team.slug === current?.slug ? "page" : undefined}
-                className="flex min-w-0 flex-col no-underline"
-              >
-                <span className="break-words font-medium">
+            <DropdownMenu.Item key={team.slug} asChild className={TEAM_ITEM}>
+              <Link href={teamPath(team.slug)} aria-current={team.slug === current?.slug ? "page" : undefined}>
+                <span className="font-medium break-words">
+                  {team.slug === current?.slug && <span aria-hidden>✓ </span>}
                   {team.name}
                   {team.slug === current?.slug && <span className="sr-only"> (this team)</span>}
                 </span>

@@ -13,15 +13,16 @@ import { isDatabaseBusy } from "../database-busy";
 import { DomainError } from "../domain-error";
 import { getEnv } from "../env";
 import { log } from "../log";
+import { memberBySlug, TEAM_NOT_FOUND, type TeamMember } from "../teams/membership";
 
 // The one wrapper of every server action (compare next-safe-action's action
 // client, which dub uses; docs/architecture.md says why ours is this small
 // file instead). In one place, in this order: a request that carries an API
 // key is refused; a "session" action runs the session guard; the form is
-// parsed with the action's zod schema; a change that needs a fresh sign-in is
-// refused without one (checked here, on the server, whatever the dialog did);
-// then the work runs. The teams' permission check belongs here too, beside
-// the session guard. A DomainError becomes the form's error (on its field),
+// parsed with the action's zod schema; a form that names a team is refused
+// unless the person is in it; a change that needs a fresh sign-in is refused
+// without one (checked here, on the server, whatever the dialog did); then the
+// work runs. A DomainError becomes the form's error (on its field),
 // a full queue of password checks "busy"; anything else is logged and
 // answered with a generic error; a redirect passes through. Secrets (passwords,
 // codes, a pasted key) are never echoed back into the form.
@@ -33,6 +34,8 @@ export interface ActionContext<I, A extends ActionAccess> {
   formData: FormData;
   /** The signed-in session: always there for a "session" action, never for a "public" one. */
   session: A extends "session" ? ActiveSession : null;
+  /** With `team`: the person's membership of the team the form names (else the action was refused). */
+  member: TeamMember | null;
   /** The client's address and browser, as this server sees them. */
   ip: string;
   userAgent: string | null;
@@ -47,6 +50,12 @@ export interface ActionSpec<S extends z.ZodType, T, A extends ActionAccess> {
   secrets?: readonly string[];
   /** Whether this change needs a fresh sign-in (lib/auth/step-up.ts): always, or as the input decides. */
   stepUp?: true | ((input: z.output<S>, session: ActiveSession) => Promise<boolean>);
+  /**
+   * The team the form acts in, by its slug (a form field): the person must be a member, or the action is refused
+   * as "not found", exactly as for a team that does not exist. What their role may do is checked by the domain,
+   * under the team's lock, in the change's own transaction (docs/architecture.md says why).
+   */
+  team?: (input: z.output<S>) => string | undefined;
   /** The log event of an unexpected failure. */
   failureEvent?: string;
   run(context: ActionContext<z.output<S>, A>): Promise<T>;
@@ -76,6 +85,12 @@ export function defineAction<S extends z.ZodType, T, A extends ActionAccess>(
     const schema = typeof spec.input === "function" ? spec.input(session as never) : spec.input;
     const parsed = schema.safeParse(Object.fromEntries(formData));
     if (!parsed.success) return invalid(parsed.error, formData, omit);
+    let member: TeamMember | null = null;
+    const slug = session && spec.team ? spec.team(parsed.data) : undefined;
+    if (session && slug !== undefined) {
+      member = await memberBySlug(session.userId, slug);
+      if (!member) return failure(TEAM_NOT_FOUND, formData, { omit });
+    }
     if (session && spec.stepUp && (spec.stepUp === true || (await spec.stepUp(parsed.data, session)))) {
       // The refusal names STEP_UP_FIELD, so the page asks for the fresh sign-in and sends the same form again.
       if (!(await recentlyVerified(session))) {
@@ -87,6 +102,7 @@ export function defineAction<S extends z.ZodType, T, A extends ActionAccess>(
         input: parsed.data,
         formData,
         session: session as ActionContext<z.output<S>, A>["session"],
+        member,
         ip: clientIp(requestHeaders, getEnv().TRUST_PROXY),
         userAgent: requestHeaders.get("user-agent"),
       });

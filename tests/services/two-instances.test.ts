@@ -14,6 +14,7 @@ import type { Actor } from "@/lib/audit";
 import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
+import { addMember, createTeam } from "@/lib/teams/members";
 import {
   createKey as createKeyInDashboard,
   PASSWORD,
@@ -23,6 +24,7 @@ import {
   uniqueEmail,
 } from "../e2e/helpers";
 import { databaseProxy, type DatabaseProxy } from "../helpers/database-proxy";
+import { awayFromWindowEdge } from "../helpers/rate-window";
 import {
   freePort,
   outboxDir,
@@ -229,6 +231,26 @@ describe.each([
     await expectAnswer(await models(b, secret), 401, "revoked_api_key");
   });
 
+  it("a member removed with the operator CLI: their team key, cached on both instances, is refused by both at once", async () => {
+    const [owner, leaver] = [await newAccount(), await newAccount()];
+    const operator = (userId: string) => ({ userId, ip: null, userAgent: "test", kind: "operator" as const });
+    const team = await createTeam(operator(owner.userId), { name: "Two instances" });
+    await addMember(operator(leaver.userId), team.id, leaver.userId, "developer");
+    const inTeam = (actor: Actor) =>
+      createKey(actor, { label: "team key", environment: "dev", expiresAt: null, teamId: team.id });
+    const [theirs, owners] = [await inTeam(leaver), await inTeam(owner)];
+    for (const instance of [a, b]) await expectCached(instance, theirs.secret);
+
+    const { email } = await db.user.findUniqueOrThrow({ where: { id: leaver.userId }, select: { email: true } });
+    const cli = await admin(["team:remove-member", "--team", team.slug, "--email", email!]);
+    expect(cli, cli.stderr).toMatchObject({ code: 0 });
+    for (const instance of [a, b]) {
+      await expectAnswer(await models(instance, theirs.secret), 401, "revoked_api_key");
+      // Keys others made in the team are untouched.
+      expect((await models(instance, owners.secret)).status).toBe(200);
+    }
+  });
+
   it("usage recorded by both adds up in the request log and the hourly aggregates", async () => {
     const { secret: apiKey, key } = await newKey();
     const statuses: number[] = [];
@@ -249,6 +271,7 @@ describe.each([
 
   it("the rate limit counts the requests sent to both", async () => {
     const { secret: apiKey } = await newKey();
+    await awayFromWindowEdge();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await models(i % 2 ? a : b, apiKey)).status);
     expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);

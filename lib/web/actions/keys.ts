@@ -10,7 +10,7 @@ import { absoluteTime } from "../../format-time";
 import { keyNotFound } from "../../keys/errors";
 import { getKey } from "../../keys/queries";
 import { db } from "../../db";
-import { memberById, memberBySlug, teamNotFound } from "../../teams/membership";
+import { memberById, type TeamMember } from "../../teams/membership";
 import { rotationOutcome } from "../../keys/grace";
 import {
   createKeySchema,
@@ -65,16 +65,18 @@ async function productionKey(input: { keyId: string }, session: ActiveSession): 
 /** A key action: the wrapper's checks (lib/web/define-action.ts), the work as this user, and the pages that show it. */
 function keyAction<S extends z.ZodType>(
   input: S,
-  work: (input: z.output<S>, actor: Actor) => Promise<KeyActionData>,
+  work: (input: z.output<S>, actor: Actor, member: TeamMember | null) => Promise<KeyActionData>,
   stepUp?: (input: z.output<S>, session: ActiveSession) => Promise<boolean>,
+  team?: (input: z.output<S>) => string | undefined,
 ) {
   return defineAction({
     access: "session",
     input,
     failureEvent: "key.action_failed",
     ...(stepUp ? { stepUp } : {}),
-    async run({ input: parsed, session }) {
-      const data = await work(parsed, await actorFor(session));
+    ...(team ? { team } : {}),
+    async run({ input: parsed, session, member }) {
+      const data = await work(parsed, await actorFor(session), member);
       // The list, the key pages and the activity log all show what changed.
       revalidatePath("/dashboard", "layout");
       return data;
@@ -84,15 +86,14 @@ function keyAction<S extends z.ZodType>(
 
 export const createKeyAction = keyAction(
   createKeySchema,
-  async (input, actor) => {
-    const { team, ...fields } = input;
-    // A slug the person is not a member of is "not found", like one that names no team.
-    const member = team ? await memberBySlug(actor.userId, team) : null;
-    if (team && !member) throw teamNotFound();
+  async (input, actor, member) => {
+    const { team: _slug, ...fields } = input;
+    // The wrapper refused a team the person is not in; without one, the personal team.
     const { key, secret } = await createKey(actor, { ...fields, teamId: member?.team.id });
     return { keyId: key.id, label: key.label, secret, message: `Created “${key.label}”.` };
   },
   async (input) => input.environment === "prod",
+  (input) => input.team,
 );
 
 export const renameKeyAction = keyAction(renameKeySchema, async (input, actor) => {

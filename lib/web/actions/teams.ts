@@ -6,22 +6,14 @@ import { z } from "zod";
 import { defineAction } from "../define-action";
 import { actorFor } from "../guard";
 import { teamPath } from "../team-paths";
-import { memberBySlug, teamNotFound } from "../../teams/membership";
 import { createTeam, removeMember, setRole } from "../../teams/members";
 import { ROLES } from "../../teams/roles";
 import { teamSlugSchema } from "../../teams/slug";
 
 // Teams from the dashboard, through the one action wrapper. Every member
-// change names the team by its slug; the person's membership and role are
-// checked in lib/teams under the team's lock (a slug they are not in is
-// "not found"), so what the page showed them decides nothing.
-
-/** The team named by the form, if the person is in it; else "not found", as for a team that does not exist. */
-async function teamOfForm(userId: string, slug: string) {
-  const member = await memberBySlug(userId, slug);
-  if (!member) throw teamNotFound();
-  return member.team;
-}
+// change names the team by its slug: the wrapper refuses a team the person is
+// not in as "not found"; their role is checked in lib/teams, under the team's
+// lock, so what the page showed them decides nothing.
 
 export const createTeamAction = defineAction({
   access: "session",
@@ -47,10 +39,10 @@ const memberChange = z.object({ team: teamSlugSchema, userId: z.string().min(1).
 export const setRoleAction = defineAction({
   access: "session",
   input: memberChange.extend({ role: z.enum(ROLES, { error: `Choose one of: ${ROLES.join(", ")}.` }) }),
+  team: (input) => input.team,
   failureEvent: "team.action_failed",
-  async run({ input, session }) {
-    const team = await teamOfForm(session.userId, input.team);
-    await setRole(await actorFor(session), team.id, input.userId, input.role);
+  async run({ input, session, member }) {
+    await setRole(await actorFor(session), member!.team.id, input.userId, input.role);
     revalidatePath("/dashboard", "layout");
     return `Role changed to ${input.role}.`;
   },
@@ -59,10 +51,10 @@ export const setRoleAction = defineAction({
 export const removeMemberAction = defineAction({
   access: "session",
   input: memberChange,
+  team: (input) => input.team,
   failureEvent: "team.action_failed",
-  async run({ input, session }) {
-    const team = await teamOfForm(session.userId, input.team);
-    const revoked = await removeMember(await actorFor(session), team.id, input.userId);
+  async run({ input, session, member }) {
+    const revoked = await removeMember(await actorFor(session), member!.team.id, input.userId);
     revalidatePath("/dashboard", "layout");
     // Leaving: the team's pages are no longer theirs.
     if (input.userId === session.userId) redirect("/dashboard");
