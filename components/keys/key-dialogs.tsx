@@ -22,6 +22,11 @@ export interface KeyTarget {
   status: KeyStatus;
   /** A decoy offers revoking only: rotating or replacing it would make a real key. */
   decoy?: boolean;
+  /**
+   * Whether the member's role may change this key (lib/teams/roles.ts, canManageKey): when not, only "This key
+   * leaked" is offered. The server checks the role again on every action.
+   */
+  manageable?: boolean;
 }
 
 type Open = { kind: "create" } | { kind: KeyActionKind; key: KeyTarget };

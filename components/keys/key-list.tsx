@@ -1,5 +1,8 @@
 import Link from "next/link";
 import { keyPath } from "@/lib/web/team-paths";
+import { canManageKey, type Role } from "@/lib/teams/roles";
+
+type Viewer = { role: Role; userId: string };
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Table, Td, Th, THead } from "@/components/ui/table";
@@ -54,6 +57,7 @@ export interface UsageNote {
 
 function KeyRow({
   slug,
+  member,
   keyView,
   now,
   note,
@@ -61,6 +65,7 @@ function KeyRow({
   usageNotes = [],
 }: {
   slug: string;
+  member: Viewer;
   keyView: KeyView;
   now: Date;
   note?: string | undefined;
@@ -132,7 +137,15 @@ function KeyRow({
         <KeyState slug={slug} keyView={keyView} now={now} />
       </Td>
       <Td className="w-12 px-1 text-right">
-        <KeyMenu target={{ id: keyView.id, label: keyView.label, status: keyView.status, decoy: keyView.decoy }} />
+        <KeyMenu
+          target={{
+            id: keyView.id,
+            label: keyView.label,
+            status: keyView.status,
+            decoy: keyView.decoy,
+            manageable: canManageKey(member, { environment: keyView.environment, userId: keyView.makerId }),
+          }}
+        />
       </Td>
     </tr>
   );
@@ -140,6 +153,7 @@ function KeyRow({
 
 export function KeyList({
   slug,
+  member,
   keys,
   now,
   pinned,
@@ -148,6 +162,8 @@ export function KeyList({
 }: {
   /** The team's slug, for the links to each key's page. */
   slug: string;
+  /** Who looks, in the team: their role decides which actions each row offers. */
+  member: Viewer;
   keys: KeyView[];
   now: Date;
   pinned?: KeyView | undefined;
@@ -175,6 +191,7 @@ export function KeyList({
         {pinned && (
           <KeyRow
             slug={slug}
+            member={member}
             keyView={pinned}
             now={now}
             note="Just created: outside your filters"
@@ -186,6 +203,7 @@ export function KeyList({
           <KeyRow
             key={key.id}
             slug={slug}
+            member={member}
             keyView={key}
             now={now}
             requests={requests24h[key.id]}

@@ -13,13 +13,15 @@ const ITEMS: Record<KeyActionKind, { text: string; label: (label: string) => str
 /** The actions a key offers in its status, as buttons (key page) or as a row's menu (list). */
 export function useKeyActionItems(target: KeyTarget): (MenuItem & { kind: KeyActionKind })[] {
   const dialogs = useKeyDialogs();
-  return availableActions(target.status, { decoy: target.decoy ?? false }).map((kind) => ({
-    kind,
-    text: ITEMS[kind].text,
-    label: ITEMS[kind].label(target.label),
-    destructive: ITEMS[kind].destructive,
-    onSelect: (trigger) => dialogs.open({ kind, key: target }, trigger),
-  }));
+  return availableActions(target.status, { decoy: target.decoy ?? false })
+    .filter((kind) => target.manageable !== false || kind === "leak")
+    .map((kind) => ({
+      kind,
+      text: ITEMS[kind].text,
+      label: ITEMS[kind].label(target.label),
+      destructive: ITEMS[kind].destructive,
+      onSelect: (trigger) => dialogs.open({ kind, key: target }, trigger),
+    }));
 }
 
 export function KeyMenu({ target }: { target: KeyTarget }) {

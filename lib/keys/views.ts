@@ -36,6 +36,8 @@ export interface KeyView {
   rateLimitByOperator: boolean;
   /** A decoy: it never works, and any use of it raises an alert (lib/keys/decoy.ts). */
   decoy: boolean;
+  /** The member who made it (or whose key it replaces): who, besides admins, may change a production key. */
+  makerId: string;
 }
 
 const link = { select: { publicId: true, label: true } } as const;
@@ -57,14 +59,19 @@ export const keyViewSelect = {
   ...restrictionsSelect,
   rateLimitByOperator: true,
   decoy: true,
+  userId: true,
 } as const;
 
 type SelectedLink = { publicId: string; label: string } | null;
 
 /** A row read with keyViewSelect. */
-type SelectedKey = Omit<KeyView, "id" | "environment" | "status" | "successor" | "predecessor" | "restrictions"> &
+type SelectedKey = Omit<
+  KeyView,
+  "id" | "environment" | "status" | "successor" | "predecessor" | "restrictions" | "makerId"
+> &
   StoredRestrictions & {
     publicId: string;
+    userId: string;
     environment: string;
     successorId: string | null;
     successor: SelectedLink;
@@ -91,5 +98,6 @@ export function toKeyView(row: SelectedKey, now = new Date()): KeyView {
     restrictions: fromStoredRestrictions(row),
     rateLimitByOperator: row.rateLimitByOperator,
     decoy: row.decoy,
+    makerId: row.userId,
   };
 }

@@ -44,6 +44,20 @@ test("the switcher, a viewer who cannot create, and a removal", async ({ page, b
   const create = viewer.getByRole("button", { name: "Create key" });
   await expect(create).toBeDisabled();
   await expect(viewer.getByText("Your role in this team (viewer) cannot create keys.")).toBeVisible();
+  // Its row offers only "This key leaked" (the owner's, the control, offers every action), and its page says why.
+  await viewer.getByRole("button", { name: "Actions for “shared billing”" }).click();
+  await expect(viewer.getByRole("menuitem")).toHaveText(["This key leaked…"]);
+  await viewer.keyboard.press("Escape");
+  await page.goto(`/dashboard/${slug}`);
+  await page.getByRole("button", { name: "Actions for “shared billing”" }).click();
+  await expect(page.getByRole("menuitem")).toHaveText(["Rotate…", "This key leaked…", "Revoke…"]);
+  await page.keyboard.press("Escape");
+  await viewer.goto(`/dashboard/${slug}/keys/${keyId}`);
+  await expect(viewer.getByTestId("role-note")).toContainText("Your role in this team (viewer) cannot change this key");
+  await expect(viewer.getByRole("button", { name: /Rename/ })).toHaveCount(0);
+  await page.goto(`/dashboard/${slug}/keys/${keyId}`);
+  await expect(page.getByRole("button", { name: /Rename/ })).toHaveCount(1); // the control: the owner may
+  await expect(page.getByTestId("role-note")).toHaveCount(0);
   // The control: in their personal team the same button works.
   await viewer.goto("/dashboard");
   await expect(viewer.getByRole("button", { name: "Create key" })).toBeEnabled();

@@ -122,6 +122,7 @@ export default async function TeamKeysPage({
         ) : (
           <KeyList
             slug={member.team.slug}
+            member={member}
             keys={keys.items}
             now={now}
             pinned={pinned}

@@ -8,6 +8,7 @@ import { DecoyBadge, EnvironmentBadge, StatusBadge } from "@/components/keys/key
 import { KeyFacts } from "@/components/keys/key-facts";
 import { RenameKey } from "@/components/keys/rename-key";
 import { requireTeamPage } from "@/lib/web/team-guard";
+import { canManageKey } from "@/lib/teams/roles";
 import { activityPath, keyPath, teamPath } from "@/lib/web/team-paths";
 import { keyIdSchema } from "@/lib/keys/key.schema";
 import { getKey, listActivity } from "@/lib/keys/queries";
@@ -60,7 +61,8 @@ export default async function KeyPage({
     ),
   ]);
   const signals = await keySignals(teamId, key, routeScopes(), now);
-  const target = { id: key.id, label: key.label, status: key.status, decoy: key.decoy };
+  const manageable = canManageKey(member, { environment: key.environment, userId: key.makerId });
+  const target = { id: key.id, label: key.label, status: key.status, decoy: key.decoy, manageable };
 
   return (
     <>
@@ -72,7 +74,7 @@ export default async function KeyPage({
       </nav>
       <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex min-w-0 flex-col gap-2">
-          {isUsable(key.status) ? (
+          {isUsable(key.status) && manageable ? (
             <RenameKey keyId={key.id} label={key.label} />
           ) : (
             <h1 className="text-2xl font-bold break-words" tabIndex={-1}>
@@ -87,6 +89,15 @@ export default async function KeyPage({
         </div>
         <KeyActionButtons target={target} />
       </div>
+      {!manageable && (
+        <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" data-testid="role-note">
+          Your role in this team ({member.role}) cannot change this key
+          {key.environment === "prod" && member.role === "developer"
+            ? ": it is a production key another member made"
+            : ""}
+          . You can still report it leaked.
+        </p>
+      )}
       {signals.afterEnd && <AfterEndNotice keyView={key} use={signals.afterEnd} />}
 
       <div className="mt-8 grid gap-8 lg:grid-cols-3">
@@ -132,9 +143,9 @@ export default async function KeyPage({
             restrictions={key.restrictions}
             rateLimitByOperator={key.rateLimitByOperator}
             options={restrictionOptions(routesByScope())}
-            editable={isUsable(key.status)}
+            editable={isUsable(key.status) && manageable}
           />
-          {isUsable(key.status) && (
+          {isUsable(key.status) && manageable && (
             <ScopeSuggestion keyId={key.id} label={key.label} suggested={signals.suggestedScopes ?? []} />
           )}
         </section>
