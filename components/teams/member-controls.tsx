@@ -4,7 +4,9 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import type { ActionState } from "@/lib/web/action-result";
-import { removeMemberAction, setRoleAction } from "@/lib/web/actions/teams";
+import { Input } from "@/components/ui/input";
+import { TEAM_NAME_MAX } from "@/lib/teams/slug";
+import { removeMemberAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
 import { ROLES, type Role } from "@/lib/teams/roles";
 
 function Status({ state }: { state: ActionState<string | undefined> }) {
@@ -71,6 +73,30 @@ export function RemoveMemberButton({
         aria-label={self ? "Leave this team" : `Remove ${email}`}
       >
         {self ? "Leave team" : "Remove"}
+      </Button>
+      <Status state={state} />
+    </form>
+  );
+}
+
+/** The team's name, for its owners (the server checks the role again). */
+export function RenameTeamForm({ team, name }: { team: string; name: string }) {
+  const { state, pending, form, fieldError, value } = useActionForm(renameTeamAction);
+  return (
+    <form {...form} className="flex flex-wrap items-end gap-2" noValidate>
+      <input type="hidden" name="team" value={team} />
+      <div className="min-w-0 grow sm:max-w-md">
+        <Input
+          label="Team name"
+          name="name"
+          required
+          maxLength={TEAM_NAME_MAX}
+          defaultValue={value("name") ?? name}
+          error={fieldError("name")}
+        />
+      </div>
+      <Button type="submit" variant="secondary" disabled={pending}>
+        Rename team
       </Button>
       <Status state={state} />
     </form>

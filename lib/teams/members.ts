@@ -91,6 +91,19 @@ export async function createTeam(
   return team;
 }
 
+/** Renames the team (owners; the operator). Its slug, in every link to it, stays as it is. */
+export async function renameTeam(actor: MemberActor, teamId: string, name: string): Promise<string> {
+  const parsed = teamNameSchema.safeParse(name);
+  if (!parsed.success) throw refused(parsed.error.issues[0]!.message, "name");
+  await db.$transaction(async (tx) => {
+    await lockTeam(tx, teamId);
+    await authorise(tx, actor, teamId, (member) => requirePermission(member, "team.rename"));
+    await tx.team.update({ where: { id: teamId }, data: { name: parsed.data } });
+  });
+  log.info("team.renamed", { team_id: teamId, user_id: actor.userId });
+  return parsed.data;
+}
+
 /** The proposed slug, or with -2, -3... until one is free (cut so the suffix fits). */
 async function freeSlug(proposed: string): Promise<string> {
   const taken = new Set(

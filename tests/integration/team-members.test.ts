@@ -10,7 +10,15 @@ import { renderMail } from "@/lib/mail/templates";
 import { DomainError } from "@/lib/domain-error";
 import { createKey, rotateKey } from "@/lib/keys/lifecycle";
 import { listActivity } from "@/lib/keys/queries";
-import { addMember, createTeam, LEFT_TEAM_REASON, OWNED_TEAMS_MAX, removeMember, setRole } from "@/lib/teams/members";
+import {
+  addMember,
+  createTeam,
+  LEFT_TEAM_REASON,
+  OWNED_TEAMS_MAX,
+  removeMember,
+  renameTeam,
+  setRole,
+} from "@/lib/teams/members";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { callApi, publicRoutes } from "../helpers/api-fixtures";
 import { bareAccount } from "../helpers/bare-account";
@@ -125,6 +133,27 @@ describe("the operator CLI", () => {
     expect(new Set(slugs.map((team) => team.slug)).size).toBe(OWNED_TEAMS_MAX);
     await expect(createTeam(operator(owner.id), { name: "One too many" })).rejects.toThrow(/already own 5 teams/);
     expect(await db.membership.count({ where: { userId: owner.id } })).toBe(OWNED_TEAMS_MAX + 1);
+  });
+});
+
+describe("renaming a team", () => {
+  it("keeps its slug, and refuses an empty, a 200-character or a key-holding name on its field", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const owner = person(people.owner!.id);
+    expect(await renameTeam(owner, team.id, "  Billing platform  ")).toBe("Billing platform");
+    for (const [name, message] of [
+      ["", /Give the team a name/],
+      ["x".repeat(200), /at most 64 characters/],
+      ["\u202Eevil", /text-direction/],
+    ] as const) {
+      const refused = renameTeam(owner, team.id, name);
+      await expect(refused).rejects.toThrow(message);
+      await expect(refused).rejects.toMatchObject({ options: { field: "name" } });
+    }
+    expect(await db.team.findUniqueOrThrow({ where: { id: team.id } })).toMatchObject({
+      slug: team.slug,
+      name: "Billing platform",
+    });
   });
 });
 

@@ -18,7 +18,7 @@ import {
   rotateKeyAction,
   updateRestrictionsAction,
 } from "@/lib/web/actions/keys";
-import { removeMemberAction, setRoleAction } from "@/lib/web/actions/teams";
+import { removeMemberAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
 import { bareAccount } from "../helpers/bare-account";
 import { request } from "../helpers/next-request";
 
@@ -197,6 +197,24 @@ describe("every member action, for every role and for someone outside the team",
         }
       });
     }
+  }
+});
+
+describe("renaming the team, for every role and for someone outside the team", () => {
+  for (const who of WHO) {
+    it(`${who}: rename the team`, async () => {
+      await signInAs(team.people[who].id);
+      const before = await db.team.findUniqueOrThrow({ where: { id: team.id } });
+      const result = await renameTeamAction(null, form({ team: team.slug, name: `Renamed by ${who}` }));
+      const r = role(who);
+      const allowed = r !== null && can(r, "team.rename");
+      expect(result.ok, JSON.stringify(result)).toBe(allowed);
+      const after = await db.team.findUniqueOrThrow({ where: { id: team.id } });
+      expect(after.slug).toBe(before.slug); // a slug never changes
+      expect(after.name).toBe(allowed ? `Renamed by ${who}` : before.name);
+      if (!allowed)
+        expect(result.ok ? "" : result.error).toMatch(who === "outsider" ? /not found/ : /Your role in this team/);
+    });
   }
 });
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineAction } from "../define-action";
 import { actorFor } from "../guard";
 import { teamPath } from "../team-paths";
-import { createTeam, removeMember, setRole } from "../../teams/members";
+import { createTeam, removeMember, renameTeam, setRole } from "../../teams/members";
 import { ROLES } from "../../teams/roles";
 import { teamSlugSchema } from "../../teams/slug";
 
@@ -61,5 +61,20 @@ export const removeMemberAction = defineAction({
     return revoked.length === 0
       ? "Removed. They made no keys in use in this team."
       : `Removed. Their ${revoked.length === 1 ? "key" : `${revoked.length} keys`} in this team stopped working just now.`;
+  },
+});
+
+export const renameTeamAction = defineAction({
+  access: "session",
+  input: z.object({
+    team: teamSlugSchema,
+    name: z.string({ error: "Give the team a name." }).max(1000, "Use at most 64 characters for the team's name."),
+  }),
+  team: (input) => input.team,
+  failureEvent: "team.action_failed",
+  async run({ input, session, member }) {
+    const name = await renameTeam(await actorFor(session), member!.team.id, input.name);
+    revalidatePath("/dashboard", "layout");
+    return `Renamed to “${name}”. Its address stays /dashboard/${member!.team.slug}.`;
   },
 });

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RemoveMemberButton, RoleForm } from "@/components/teams/member-controls";
+import { RemoveMemberButton, RenameTeamForm, RoleForm } from "@/components/teams/member-controls";
 import { Timestamp } from "@/components/ui/timestamp";
 import { listMembers } from "@/lib/teams/members";
 import { RoleMatrix } from "@/components/teams/role-matrix";
@@ -32,6 +32,11 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
           ? "This is your personal team: it has you alone."
           : "When someone leaves or is removed, the keys they made in this team stop working at once."}
       </p>
+      {can(member.role, "team.rename") && (
+        <div className="mt-6">
+          <RenameTeamForm team={member.team.slug} name={member.team.name} />
+        </div>
+      )}
       <ul className="mt-6 divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
         {members.map((m) => {
           const self = m.userId === session.userId;
