@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { keyPath } from "@/lib/web/team-paths";
+import { OPERATOR_USER_AGENT } from "@/lib/admin/operator-agent";
 import { Timestamp } from "@/components/ui/timestamp";
 import { describeUserAgent } from "@/lib/auth/user-agent";
 import { displayIp } from "@/lib/format-ip";
@@ -116,15 +117,28 @@ function AccessChange({ before, after }: { before: unknown; after: unknown }) {
   );
 }
 
+/** Who made a change, in a team's log: a member by their address, the operator, or a report (said below). */
+function actorText(entry: ActivityEntry): string | null {
+  if (REPORTERS[entry.userAgent ?? ""]) return null;
+  if (entry.userAgent === OPERATOR_USER_AGENT) return "By an operator, with the command line";
+  return entry.actorEmail ? `By ${entry.actorEmail}` : null;
+}
+
 export function ActivityList({
   slug,
   entries,
   now = new Date(),
+  showActor = false,
+  showOrigin = true,
 }: {
   /** The team's slug, for the links to its keys. */
   slug: string;
   entries: ActivityEntry[];
   now?: Date;
+  /** In a team with members: say who made each change. */
+  showActor?: boolean;
+  /** Where each change came from (address and browser): for the person themselves, and a team's admins and owners. */
+  showOrigin?: boolean;
 }) {
   return (
     <ol className="divide-y divide-zinc-200 rounded-md border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
@@ -138,8 +152,14 @@ export function ActivityList({
             {entry.keyId && <>{keyLink(slug, entry.keyId)} · </>}
             <Details slug={slug} entry={entry} />
           </p>
-          <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            {REPORTERS[entry.userAgent ?? ""] ?? `From ${displayIp(entry.ip)} · ${describeUserAgent(entry.userAgent)}`}
+          <p className="text-xs break-words text-zinc-600 dark:text-zinc-400">
+            {[
+              showActor ? actorText(entry) : null,
+              REPORTERS[entry.userAgent ?? ""] ??
+                (showOrigin ? `From ${displayIp(entry.ip)} · ${describeUserAgent(entry.userAgent)}` : null),
+            ]
+              .filter(Boolean)
+              .join(" · ")}
           </p>
         </li>
       ))}

@@ -1,5 +1,6 @@
 import "server-only";
 import { createAccountAsOperator } from "../auth/accounts";
+import { OPERATOR_USER_AGENT } from "./operator-agent";
 import { clearGithubTokens } from "../auth/github-tokens";
 import { hashLegacyTokens } from "../auth/legacy-session-token";
 import { emailSchema, newPasswordSchema } from "../auth/credentials.schema";
@@ -100,7 +101,7 @@ async function createUserCommand(flags: Flags, io: Io) {
   const password = await readLine(io.stdin);
   const parsedPassword = newPasswordSchema.safeParse(password);
   if (!parsedPassword.success) throw new UsageError(`password: ${parsedPassword.error.issues[0]?.message}`);
-  const result = await createAccountAsOperator(email, parsedPassword.data, "keyport-admin-cli");
+  const result = await createAccountAsOperator(email, parsedPassword.data, OPERATOR_USER_AGENT);
   if (!result.ok) throw new UsageError(result.error);
   return { id: result.userId, email };
 }

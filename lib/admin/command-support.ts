@@ -1,4 +1,5 @@
 import "server-only";
+import { OPERATOR_USER_AGENT } from "./operator-agent";
 import { parseArgs } from "node:util";
 import type { Readable, Writable } from "node:stream";
 import type { z } from "zod";
@@ -25,7 +26,7 @@ export class CheckFailed extends Error {}
 export const OPERATOR = (userId: string): Actor => ({
   userId,
   ip: null,
-  userAgent: "keyport-admin-cli",
+  userAgent: OPERATOR_USER_AGENT,
   kind: "operator",
 });
 

@@ -3,6 +3,7 @@ import { recordAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
 import { queueMail, utcHour } from "../mail/outbox";
+import { keyRecipients } from "../mail/team-notices";
 import type { FoundKey } from "./verify";
 
 // Decoy (honeytoken) keys: they look like any other key and never work. The
@@ -122,7 +123,7 @@ async function recordHour(tx: Tx, { key, use, at, count }: QueuedUse): Promise<v
   }
   const row = await tx.apiKey.findUnique({
     where: { id: key.id },
-    select: { label: true, environment: true, user: { select: { email: true } } },
+    select: { label: true, environment: true, teamId: true },
   });
   if (!row) return;
   await recordAudit(
@@ -133,25 +134,28 @@ async function recordHour(tx: Tx, { key, use, at, count }: QueuedUse): Promise<v
     { route: use.route, ...(use.url ? { url: use.url } : {}) },
     { at, count },
   );
-  await queueMail(
-    tx,
-    {
-      kind: "decoy_key_used",
-      subject: key.publicId,
-      period: utcHour(at),
-      userId: key.userId,
-      to: row.user.email,
-      data: {
-        keyId: key.publicId,
-        label: row.label,
-        environment: row.environment === "prod" ? "prod" : "dev",
-        route: use.route,
-        ip: use.ip,
-        when: at.toISOString().slice(0, 16).replace("T", " "),
+  // The maker, and in a team the admins and owners: an alert must reach someone after the maker has left.
+  for (const recipient of await keyRecipients(tx, { userId: key.userId, teamId: row.teamId })) {
+    await queueMail(
+      tx,
+      {
+        kind: "decoy_key_used",
+        subject: key.publicId,
+        period: `${utcHour(at)}${recipient.periodSuffix}`,
+        userId: recipient.userId,
+        to: recipient.email,
+        data: {
+          keyId: key.publicId,
+          label: row.label,
+          environment: row.environment === "prod" ? "prod" : "dev",
+          route: use.route,
+          ip: use.ip,
+          when: at.toISOString().slice(0, 16).replace("T", " "),
+        },
       },
-    },
-    at,
-  );
+      at,
+    );
+  }
 }
 
 /** One use, recorded now (a report's decoy: the report is not an API answer to hide). */

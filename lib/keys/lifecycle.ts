@@ -133,10 +133,22 @@ function refuseLimitAboveDefault(
   }
 }
 
-/** A key's owners: the team it belongs to, and the member who made it (or whose key it replaces). */
+/** A key's owners: the team it belongs to, and the member who made it. */
 interface KeyOwners {
   teamId: string;
   userId: string;
+}
+
+/**
+ * Who a replacement (a rotation's, a leak report's) belongs to: the person who
+ * made it, since they are the one who was shown its secret. So removing that
+ * person revokes it, and removing the old key's maker does not revoke what
+ * someone else rotated and deployed (the attack review of teams: a member
+ * rotated an owner's key, was removed, and the replacement kept working). The
+ * operator CLI and reports act in the old key's maker's name.
+ */
+function replacementOwners(actor: Actor, old: KeyOwners): KeyOwners {
+  return (actor.kind ?? "person") === "person" ? { teamId: old.teamId, userId: actor.userId } : old;
 }
 
 async function insertKey(tx: Tx, owners: KeyOwners, input: NewKey, now: Date) {
@@ -322,7 +334,7 @@ export async function rotateKey(
       throw keyRefused("A decoy key is never used, so there is nothing to rotate: revoke it, or create another.");
     const { row, secret } = await insertKey(
       tx,
-      old,
+      replacementOwners(actor, old),
       {
         label: old.label,
         environment: old.environment as KeyEnvironment,
@@ -423,13 +435,15 @@ export async function revokeLeaked(
     const key = await tx.apiKey.findFirst({ where: { publicId, teamId } });
     if (!key) throw keyNotFound();
     // Any member may report a key leaked (a viewer too: stopping a leak is never held up by a role); the
-    // replacement is made only for a member who may create a key of that environment.
+    // replacement, whose secret the reporter is shown, only for a member who may change this key (its maker, or
+    // a role that manages its environment): a developer reporting another member's production key revokes it
+    // without receiving a working copy of it (the attack review of teams).
     let replace = report.replace;
     if ((actor.kind ?? "person") === "person") {
       const member = await memberById(actor.userId, teamId, tx);
       if (!member) throw keyNotFound();
       requirePermission(member, "keys.report_leaked");
-      replace &&= can(member.role, key.environment === "prod" ? "keys.create_prod" : "keys.create_dev");
+      replace &&= canManageKey(member, { environment: key.environment as KeyEnvironment, userId: key.userId });
     }
     // As with rotation: a decoy found in the open is doing its job, and reports of one raise its alert instead.
     if (key.decoy) throw keyRefused(DECOY_LEAK_REFUSED);
@@ -448,7 +462,7 @@ export async function revokeLeaked(
     if (!successorId && replace) {
       const { row, secret } = await insertKey(
         tx,
-        key,
+        replacementOwners(actor, key),
         {
           label: key.label,
           environment: key.environment as KeyEnvironment,

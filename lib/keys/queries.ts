@@ -64,6 +64,8 @@ export interface ActivityEntry {
   createdAt: Date;
   /** How many times it happened, for an entry that stands for repeats (a decoy's uses in an hour). */
   count: number;
+  /** The account whose chain holds it: who made the change (or, for the operator and reports, whose key it was). */
+  actorEmail: string | null;
 }
 
 /**
@@ -89,7 +91,13 @@ export async function listActivity(
   };
   const total = await db.auditEvent.count({ where });
   const { page, pageCount, skip, take } = pageOf(total, options.page, options.pageSize ?? ACTIVITY_PAGE_SIZE);
-  const rows = await db.auditEvent.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip, take });
+  const rows = await db.auditEvent.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip,
+    take,
+    include: { user: { select: { email: true } } },
+  });
   const items: ActivityEntry[] = rows.map((row) => ({
     id: row.id,
     action: row.action,
@@ -99,6 +107,7 @@ export async function listActivity(
     details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
     createdAt: row.createdAt,
     count: row.count,
+    actorEmail: row.user.email,
   }));
   return { items, page, pageCount, total } satisfies Page<ActivityEntry>;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { keyRecipients } from "./team-notices";
 import type { Db } from "../db";
 import type { KeyEnvironment } from "../keys/format";
 import { queueMail, utcDay } from "./outbox";
@@ -32,30 +33,31 @@ async function queueExpiringKeys(client: Db, now: Date) {
       environment: true,
       expiresAt: true,
       userId: true,
-      user: { select: { email: true } },
+      teamId: true,
     },
   });
   for (const key of keys) {
     if (!key.expiresAt) continue;
     const within = key.expiresAt.getTime() - now.getTime() <= DAY ? "1d" : "7d";
-    await queueMail(
-      client,
-      {
-        kind: "key_expiring",
-        subject: key.publicId,
-        period: within,
-        userId: key.userId,
-        to: key.user.email,
-        data: {
-          keyId: key.publicId,
-          label: key.label,
-          environment: key.environment as KeyEnvironment,
-          expiresAt: stamp(key.expiresAt),
-          within,
+    for (const recipient of await keyRecipients(client, key))
+      await queueMail(
+        client,
+        {
+          kind: "key_expiring",
+          subject: key.publicId,
+          period: `${within}${recipient.periodSuffix}`,
+          userId: recipient.userId,
+          to: recipient.email,
+          data: {
+            keyId: key.publicId,
+            label: key.label,
+            environment: key.environment as KeyEnvironment,
+            expiresAt: stamp(key.expiresAt),
+            within,
+          },
         },
-      },
-      now,
-    );
+        now,
+      );
   }
 }
 
@@ -82,29 +84,30 @@ async function queueRevokedKeysTried(client: Db, now: Date) {
       environment: true,
       revokedAt: true,
       userId: true,
-      user: { select: { email: true } },
+      teamId: true,
     },
   });
   for (const key of keys) {
     const attempt = latest.get(key.id);
     if (!attempt || !key.revokedAt || attempt.createdAt <= key.revokedAt) continue;
-    await queueMail(
-      client,
-      {
-        kind: "revoked_key_used",
-        subject: key.publicId,
-        period: utcDay(attempt.createdAt),
-        userId: key.userId,
-        to: key.user.email,
-        data: {
-          keyId: key.publicId,
-          label: key.label,
-          environment: key.environment as KeyEnvironment,
-          lastTriedAt: stamp(attempt.createdAt),
-          ip: attempt.ip,
+    for (const recipient of await keyRecipients(client, key))
+      await queueMail(
+        client,
+        {
+          kind: "revoked_key_used",
+          subject: key.publicId,
+          period: `${utcDay(attempt.createdAt)}${recipient.periodSuffix}`,
+          userId: recipient.userId,
+          to: recipient.email,
+          data: {
+            keyId: key.publicId,
+            label: key.label,
+            environment: key.environment as KeyEnvironment,
+            lastTriedAt: stamp(attempt.createdAt),
+            ip: attempt.ip,
+          },
         },
-      },
-      now,
-    );
+        now,
+      );
   }
 }

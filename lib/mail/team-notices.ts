@@ -81,3 +81,37 @@ export async function queueTeamKeyNotice(
     );
   }
 }
+
+export interface KeyRecipient {
+  userId: string;
+  email: string;
+  /** Appended to a notice's period, so each recipient's copy is its own (the outbox sends one per kind, subject and period). */
+  periodSuffix: string;
+}
+
+/**
+ * Who hears about a key (its expiry, a decoy's use, a revoked key still tried):
+ * in a personal team, its owner; in another team, the key's maker while they
+ * are still a member, and the team's admins and owners, so a notice outlives
+ * the maker's departure.
+ */
+export async function keyRecipients(
+  client: Pick<Db, "membership" | "team" | "user">,
+  key: { userId: string; teamId: string },
+): Promise<KeyRecipient[]> {
+  const team = await client.team.findUnique({ where: { id: key.teamId }, select: { personalOfId: true } });
+  const members = await client.membership.findMany({
+    where: {
+      teamId: key.teamId,
+      OR: [{ userId: key.userId }, ...(team?.personalOfId ? [] : [{ role: { in: ["admin", "owner"] } }])],
+    },
+    select: { userId: true, user: { select: { email: true } } },
+  });
+  return members
+    .filter((member) => member.user.email)
+    .map((member) => ({
+      userId: member.userId,
+      email: member.user.email!,
+      periodSuffix: member.userId === key.userId ? "" : `:${member.userId}`,
+    }));
+}

@@ -109,12 +109,24 @@ async function freeSlug(proposed: string): Promise<string> {
   const taken = new Set(
     (await db.team.findMany({ where: { slug: { startsWith: proposed } }, select: { slug: true } })).map((t) => t.slug),
   );
-  const reserved = !newTeamSlugSchema.safeParse(proposed).success;
-  if (!taken.has(proposed) && !reserved) return proposed;
-  for (let n = 2; ; n++) {
+  // Every candidate passes the rules a typed slug does ("Personal stuff" would otherwise become personal-stuff-2).
+  const free = (slug: string) => !taken.has(slug) && newTeamSlugSchema.safeParse(slug).success;
+  if (free(proposed)) return proposed;
+  for (let n = 2; n < 1000; n++) {
     const suffix = `-${n}`;
     const candidate = `${proposed.slice(0, SLUG_MAX - suffix.length).replace(/-+$/, "")}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
+    if (free(candidate)) return candidate;
+  }
+  throw refused("Choose an address for the team: none could be made from its name.", "slug");
+}
+
+/** Refuses making someone an owner of one team more than OWNED_TEAMS_MAX (their personal team not counted). */
+async function refuseOverOwnedTeams(tx: Tx, userId: string, teamId: string, field: string) {
+  const owned = await tx.membership.count({
+    where: { userId, role: "owner", team: { personalOfId: null }, teamId: { not: teamId } },
+  });
+  if (owned >= OWNED_TEAMS_MAX) {
+    throw refused(`That person already owns ${OWNED_TEAMS_MAX} teams, the most allowed.`, field);
   }
 }
 
@@ -125,7 +137,11 @@ export async function addMember(actor: MemberActor, teamId: string, userId: stri
     await authorise(tx, actor, teamId, (member) =>
       requirePermission(member, role === "owner" ? "members.manage_owners" : "members.manage"),
     );
+    const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { personalOfId: true } });
+    if (team.personalOfId)
+      throw refused("A personal team has its owner alone: make a team to work with others.", "email");
     if (await memberById(userId, teamId, tx)) throw refused("That person is already a member of this team.", "email");
+    if (role === "owner") await refuseOverOwnedTeams(tx, userId, teamId, "role");
     await tx.membership.create({ data: { teamId, userId, role } });
     const added = await memberById(userId, teamId, tx);
     await queueMembershipChanged(tx, added!.team, userId, "added", role, new Date());
@@ -150,6 +166,7 @@ export async function setRole(actor: MemberActor, teamId: string, userId: string
         target.role === "owner" || role === "owner" ? "members.manage_owners" : "members.manage",
       ),
     );
+    if (role === "owner" && target.role !== "owner") await refuseOverOwnedTeams(tx, userId, teamId, "role");
     if (target.role === "owner" && role !== "owner" && (await otherOwners(tx, teamId, userId)) === 0) {
       throw refused("A team always has an owner: make someone else an owner first.", "role");
     }
@@ -172,7 +189,8 @@ export async function removeMember(actor: MemberActor, teamId: string, userId: s
     await lockTeam(tx, teamId);
     const target = await memberById(userId, teamId, tx);
     if (!target) throw refused("That person is not a member of this team.", "email");
-    if (target.team.personal) throw refused("A personal team keeps its owner.", "email");
+    // Its owner stays; anyone else (only an operator's mistake could have put them there) may leave or be removed.
+    if (target.team.personalOfId === userId) throw refused("A personal team keeps its owner.", "email");
     const leaving = actor.userId === userId && (actor.kind ?? "person") === "person";
     // Leaving needs no permission; removing someone else needs the role that manages theirs.
     if (!leaving) {

@@ -46,5 +46,8 @@ export function proposeSlug(name: string): string | null {
     .replace(/^[^a-z]+/, "")
     .slice(0, SLUG_MAX)
     .replace(/-+$/, "");
-  return slug.length >= SLUG_MIN ? slug : null;
+  if (slug.length < SLUG_MIN) return null;
+  // Personal teams' slugs start "personal-": a name that would too gets "team-" in front, here, where the
+  // create-team form proposes it too (the attack review of teams found "Personal stuff" made personal-stuff-2).
+  return slug.startsWith("personal-") ? `team-${slug}`.slice(0, SLUG_MAX).replace(/-+$/, "") : slug;
 }

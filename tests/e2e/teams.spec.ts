@@ -58,6 +58,13 @@ test("the switcher, a viewer who cannot create, and a removal", async ({ page, b
   await page.goto(`/dashboard/${slug}/keys/${keyId}`);
   await expect(page.getByRole("button", { name: /Rename/ })).toHaveCount(1); // the control: the owner may
   await expect(page.getByTestId("role-note")).toHaveCount(0);
+  // The team's activity names who made each change; where it came from is for admins and owners.
+  await viewer.goto(`/dashboard/${slug}/activity`);
+  const viewersRow = viewer.getByTestId("activity-row").first();
+  await expect(viewersRow).toContainText(`By ${ownerEmail}`);
+  await expect(viewersRow).not.toContainText("From ");
+  await page.goto(`/dashboard/${slug}/activity`);
+  await expect(page.getByTestId("activity-row").first()).toContainText(`By ${ownerEmail} · From `); // the control
   // The control: in their personal team the same button works.
   await viewer.goto("/dashboard");
   await expect(viewer.getByRole("button", { name: "Create key" })).toBeEnabled();

@@ -8,8 +8,9 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { renderMail } from "@/lib/mail/templates";
 import { DomainError } from "@/lib/domain-error";
-import { createKey, rotateKey } from "@/lib/keys/lifecycle";
+import { createKey, reportLeak, rotateKey } from "@/lib/keys/lifecycle";
 import { listActivity } from "@/lib/keys/queries";
+import { recordDecoyUse } from "@/lib/keys/decoy";
 import {
   addMember,
   createTeam,
@@ -145,6 +146,8 @@ describe("renaming a team", () => {
       ["", /Give the team a name/],
       ["x".repeat(200), /at most 64 characters/],
       ["\u202Eevil", /text-direction/],
+      ["Acme\u2028\u2028Re-verify: https://evil.example/x", /line separators or invisible/],
+      ["Acme\u200b Payments", /line separators or invisible/],
     ] as const) {
       const refused = renameTeam(owner, team.id, name);
       await expect(refused).rejects.toThrow(message);
@@ -194,6 +197,55 @@ describe("mail", () => {
   });
 });
 
+describe("what the attack review of teams found, fixed", () => {
+  it("a slug proposed from a name never starts with personal-", async () => {
+    const owner = await bareAccount(`proposal-${tag()}@example.com`);
+    const first = await createTeam(operator(owner.id), { name: "Personal stuff" });
+    const second = await createTeam(operator(owner.id), { name: "Personal stuff" });
+    for (const made of [first, second]) expect(made.slug.startsWith("personal-"), made.slug).toBe(false);
+  });
+
+  it("nobody joins a personal team, and the five-owned-teams cap holds for a promotion too", async () => {
+    const [owner, other] = [
+      await bareAccount(`cap-${tag()}@example.com`),
+      await bareAccount(`cap2-${tag()}@example.com`),
+    ];
+    const personal = await db.team.findUniqueOrThrow({ where: { personalOfId: owner.id } });
+    await expect(addMember(operator(other.id), personal.id, other.id, "viewer")).rejects.toThrow(/owner alone/);
+    for (let i = 0; i < OWNED_TEAMS_MAX; i++) await createTeam(operator(other.id), { name: `Other ${i}` });
+    const team = await createTeam(operator(owner.id), { name: "One more" });
+    await expect(addMember(operator(other.id), team.id, other.id, "owner")).rejects.toThrow(/already owns 5 teams/);
+    await addMember(operator(other.id), team.id, other.id, "admin");
+    await expect(setRole(person(owner.id), team.id, other.id, "owner")).rejects.toThrow(/already owns 5 teams/);
+    expect(
+      await db.membership.count({ where: { userId: other.id, role: "owner", team: { personalOfId: null } } }),
+    ).toBe(OWNED_TEAMS_MAX);
+  });
+});
+
+describe("notices about a team's key", () => {
+  it("reach the team's admins and owners, not only its maker, and still come once the maker has left", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin", maker: "developer" });
+    const decoy = await createKey(person(people.maker!.id), {
+      label: "honeypot",
+      environment: "dev",
+      expiresAt: null,
+      decoy: true,
+      teamId: team.id,
+    });
+    await removeMember(person(people.owner!.id), team.id, people.maker!.id);
+    const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: decoy.key.id } });
+    await recordDecoyUse(
+      { id: row.id, publicId: row.publicId, userId: row.userId },
+      { ip: "203.0.113.7", userAgent: "curl/8", route: "list_models" },
+    );
+    const told = await db.mailMessage.findMany({ where: { kind: "decoy_key_used", subject: decoy.key.id } });
+    expect(told.map((mail) => mail.recipient).toSorted()).toEqual(
+      [people.admin!.email, people.owner!.email].toSorted(),
+    );
+  });
+});
+
 describe("a departure", () => {
   it("revokes the leaver's own keys in that team only; keys others made, and their personal team's, keep working", async () => {
     const { team, people } = await teamWith({ owner: "owner", leaver: "developer" });
@@ -214,6 +266,29 @@ describe("a departure", () => {
     const audit = await db.auditEvent.findFirstOrThrow({ where: { keyId: theirs.key.id, action: "key.revoked" } });
     expect(JSON.parse(audit.details!)).toEqual({ reason: LEFT_TEAM_REASON });
     expect(await db.membership.count({ where: { teamId: team.id, userId: people.leaver!.id } })).toBe(0);
+  });
+
+  it("revokes the replacements the leaver was shown, and leaves those others rotated from the leaver's keys (attack review)", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin", leaver: "developer" });
+    const call = async (secret: string) =>
+      (await callApi(listModels, { headers: { Authorization: `Bearer ${secret}` } })).status;
+    const inTeam = (who: string, environment: "dev" | "prod") =>
+      createKey(person(people[who]!.id), { label: who, environment, expiresAt: null, teamId: team.id });
+    // The leaver rotates the owner's development key, and reports the admin's production key leaked.
+    const ownersDev = await inTeam("owner", "dev");
+    const rotatedByLeaver = await rotateKey(person(people.leaver!.id), ownersDev.key.id, "now");
+    const adminsProd = await inTeam("admin", "prod");
+    const reported = await reportLeak(person(people.leaver!.id), adminsProd.key.id);
+    // Another member's production key: revoked, but no working copy handed to the reporter.
+    expect(reported.replacement).toBeNull();
+    expect(reported.replacementWithheld).toBe(true);
+    // The admin rotates a key the leaver made: that replacement is the admin's.
+    const leaversDev = await inTeam("leaver", "dev");
+    const rotatedByAdmin = await rotateKey(person(people.admin!.id), leaversDev.key.id, "now");
+
+    await removeMember(person(people.owner!.id), team.id, people.leaver!.id);
+    expect(await call(rotatedByLeaver.secret)).toBe(401);
+    expect(await call(rotatedByAdmin.secret)).toBe(200);
   });
 
   it("the last owner can neither leave nor be removed nor demoted", async () => {
@@ -238,10 +313,10 @@ describe("a team's activity", () => {
       expiresAt: null,
       teamId: team.id,
     });
-    // The admin rotates it: the replacement is made in the developer's name, its rows in the admin's chain.
+    // The admin rotates it: the replacement is the admin's (they were shown its secret), its rows in their chain.
     const rotated = await rotateKey(person(people.admin!.id), made.key.id, "now");
     expect(await db.apiKey.findUniqueOrThrow({ where: { publicId: rotated.key.id } })).toMatchObject({
-      userId: people.dev!.id,
+      userId: people.admin!.id,
       teamId: team.id,
     });
     const row = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { id: true, personalOfId: true } });
@@ -253,6 +328,11 @@ describe("a team's activity", () => {
         ["key.rotated", made.key.id],
       ].toSorted(),
     );
+    // Each entry names who made it.
+    expect(activity.items.find((entry) => entry.action === "key.rotated")?.actorEmail).toBe(people.admin!.email);
+    expect(
+      activity.items.find((entry) => entry.keyId === made.key.id && entry.action === "key.created")?.actorEmail,
+    ).toBe(people.dev!.email);
     // Nothing of the members' own accounts (sign-ins and the like) is in a team's activity.
     expect(activity.items.every((entry) => entry.keyId !== null)).toBe(true);
     for (const who of ["owner", "admin", "dev"]) {

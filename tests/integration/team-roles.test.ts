@@ -156,8 +156,11 @@ describe("every key action, for every role and for someone outside the team", ()
         }
         const leaked = await db.apiKey.findUniqueOrThrow({ where: { publicId: keyId } });
         expect(leaked.revokedAt).not.toBeNull();
-        // A replacement only for a role that may create a key of that environment; a viewer's report revokes alone.
-        const replaces = can(r, environment === "prod" ? "keys.create_prod" : "keys.create_dev");
+        // A replacement (its secret shown) only for a member who may change the key; a viewer's report revokes alone.
+        const replaces = canManageKey(
+          { role: r, userId: team.people[who].id },
+          { environment, userId: team.people.owner.id },
+        );
         expect(Boolean(result.ok && result.data.secret)).toBe(replaces);
         expect(leaked.successorId !== null).toBe(replaces);
       });

@@ -30,6 +30,7 @@ const PUBLIC_WITHOUT_GUARD = [
   "(docs)/docs/routes/page.tsx",
   "(docs)/docs/search-index.json/route.ts",
   "(docs)/docs/sessions-and-keys/page.tsx",
+  "(docs)/docs/teams-and-roles/page.tsx",
   "(marketing)/page.tsx",
   "healthz/route.ts",
 ].sort();

@@ -6,6 +6,7 @@ describe("a team's slug", () => {
     expect(proposeSlug("Payments Platform")).toBe("payments-platform");
     expect(proposeSlug("  Équipe Données — Prod!  ")).toBe("equipe-donnees-prod");
     expect(proposeSlug("2024 Launch crew")).toBe("launch-crew");
+    expect(proposeSlug("Personal stuff")).toBe("team-personal-stuff"); // personal- is for personal teams
     expect(proposeSlug("a".repeat(64))).toBe("a".repeat(SLUG_MAX));
     expect(proposeSlug(`${"a".repeat(SLUG_MAX - 1)} tail`)).toBe("a".repeat(SLUG_MAX - 1)); // a trailing hyphen is cut
   });

@@ -170,7 +170,7 @@ export const reportLeakAction = keyAction(
         keyId: outcome.revoked.id,
         label,
         leakedKeyId: outcome.revoked.id,
-        message: `“${label}” is revoked: it stopped working just now. Your role cannot create its replacement: ask an admin of the team to create one.`,
+        message: `“${label}” is revoked: it stopped working just now. No replacement was made: your role in this team cannot change this key. Ask its maker or an admin of the team to create one.`,
       };
     }
     return {

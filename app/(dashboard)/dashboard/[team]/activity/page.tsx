@@ -3,6 +3,7 @@ import Link from "next/link";
 import { ActivityList } from "@/components/activity/activity-list";
 import { Pagination } from "@/components/pagination";
 import { requireTeamPage } from "@/lib/web/team-guard";
+import { can } from "@/lib/teams/roles";
 import { activityPath, keyPath } from "@/lib/web/team-paths";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
 import { listActivity } from "@/lib/keys/queries";
@@ -64,7 +65,12 @@ export default async function ActivityPage({
         {activity.total === 0 ? (
           <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
         ) : (
-          <ActivityList slug={member.team.slug} entries={activity.items} />
+          <ActivityList
+            slug={member.team.slug}
+            showActor={!member.team.personal}
+            showOrigin={member.team.personal || can(member.role, "members.manage")}
+            entries={activity.items}
+          />
         )}
       </div>
       <Pagination page={activity.page} pageCount={activity.pageCount} href={pageHref} />

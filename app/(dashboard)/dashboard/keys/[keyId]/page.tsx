@@ -1,7 +1,6 @@
 import { notFound, redirect } from "next/navigation";
 import { db } from "@/lib/db";
 import { keyIdSchema } from "@/lib/keys/key.schema";
-import { memberById } from "@/lib/teams/membership";
 import { requirePageSession } from "@/lib/web/guard";
 import { keyPath } from "@/lib/web/team-paths";
 
@@ -13,8 +12,12 @@ export default async function OldKeyLink({ params }: { params: Promise<{ keyId: 
   const session = await requirePageSession(`/dashboard/keys/${encodeURIComponent(keyId)}`);
   const parsed = keyIdSchema.safeParse(keyId);
   if (!parsed.success) notFound();
-  const key = await db.apiKey.findUnique({ where: { publicId: parsed.data }, select: { teamId: true } });
-  const member = key ? await memberById(session.userId, key.teamId) : null;
-  if (!member) notFound();
-  redirect(keyPath(member.team.slug, parsed.data));
+  // One query whether or not the key exists, so the answer (and its timing, and the order the page streams in)
+  // tells someone outside the key's team nothing about it (the attack review of teams saw two awaits reveal it).
+  const key = await db.apiKey.findFirst({
+    where: { publicId: parsed.data, team: { memberships: { some: { userId: session.userId } } } },
+    select: { team: { select: { slug: true } } },
+  });
+  if (!key) notFound();
+  redirect(keyPath(key.team.slug, parsed.data));
 }

@@ -8,7 +8,7 @@ import { DecoyBadge, EnvironmentBadge, StatusBadge } from "@/components/keys/key
 import { KeyFacts } from "@/components/keys/key-facts";
 import { RenameKey } from "@/components/keys/rename-key";
 import { requireTeamPage } from "@/lib/web/team-guard";
-import { canManageKey } from "@/lib/teams/roles";
+import { can, canManageKey } from "@/lib/teams/roles";
 import { activityPath, keyPath, teamPath } from "@/lib/web/team-paths";
 import { keyIdSchema } from "@/lib/keys/key.schema";
 import { getKey, listActivity } from "@/lib/keys/queries";
@@ -174,7 +174,13 @@ export default async function KeyPage({
           {activity.total === 0 ? (
             <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
           ) : (
-            <ActivityList slug={member.team.slug} entries={activity.items} now={now} />
+            <ActivityList
+              slug={member.team.slug}
+              showActor={!member.team.personal}
+              showOrigin={member.team.personal || can(member.role, "members.manage")}
+              entries={activity.items}
+              now={now}
+            />
           )}
         </div>
       </section>
