@@ -55,9 +55,18 @@ export default function TeamsAndRolesPage() {
               </p>
               <RoleMatrix />
               <p>
-                A viewer may report a key leaked, since stopping a leak should never wait for a role: the key is revoked
-                at once, and a replacement is made only for someone who may create a key of that environment. A team
-                always has an owner: its last owner cannot leave, be removed or be demoted.
+                Anyone in the team may report a key leaked, since stopping a leak should never wait for a role: the key
+                is revoked at once. A replacement, whose secret the reporter is shown, is made only for someone who may
+                change that key: a viewer, or a developer reporting another member&apos;s production key, revokes it,
+                and its maker or an admin makes the new one. A team always has an owner: its last owner cannot leave, be
+                removed or be demoted.
+              </p>
+              <p>
+                A replacement key, from a rotation or a leak report, belongs to the member who made it, since they are
+                the one shown its secret. The team&apos;s activity names who made each change; where it came from
+                (address and browser) is shown to admins and owners. Notices about a team&apos;s key (a decoy used, a
+                revoked key still tried, an expiry near) go to its maker while they are a member, and to the team&apos;s
+                admins and owners.
               </p>
             </>
           ),
