@@ -108,3 +108,26 @@ export function copyKey(email: string, label: string, labels: string[]) {
     database.close();
   }
 }
+
+/**
+ * Makes the failed sign-ins of the suite's own address look 16 minutes old, as
+ * if the lockout's window had passed: the tests before the log scan fail
+ * sign-ins, codes and confirmations from ::1 on purpose, close to the 10 that
+ * lock an address out (one run did lock the scan's own sign-up out). Only
+ * failures are moved; nothing else about them changes.
+ */
+export function letLockoutWindowPass() {
+  const database = open();
+  try {
+    const rows = database
+      .prepare(`SELECT "id", "createdAt" AS "value" FROM "AuthAttempt" WHERE "kind" = 'sign_in' AND "success" = 0`)
+      .all() as { id: string; value: string | number }[];
+    const update = database.prepare(`UPDATE "AuthAttempt" SET "createdAt" = ? WHERE "id" = ?`);
+    for (const row of rows) {
+      const at = typeof row.value === "number" ? row.value : Date.parse(row.value);
+      update.run(likeStored(row.value, at - 16 * 60 * 1000), row.id);
+    }
+  } finally {
+    database.close();
+  }
+}
