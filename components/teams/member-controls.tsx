@@ -1,12 +1,13 @@
 "use client";
 
+import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import type { ActionState } from "@/lib/web/action-result";
 import { Input } from "@/components/ui/input";
 import { TEAM_NAME_MAX } from "@/lib/teams/slug";
-import { removeMemberAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
+import { deleteTeamAction, removeMemberAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
 import { ROLES, type Role } from "@/lib/teams/roles";
 
 function Status({ state }: { state: ActionState<string | undefined> }) {
@@ -99,6 +100,35 @@ export function RenameTeamForm({ team, name }: { team: string; name: string }) {
         Rename team
       </Button>
       <Status state={state} />
+    </form>
+  );
+}
+
+/** Deleting the team, for its owners: the team's address typed again to confirm (the server checks both). */
+export function DeleteTeamForm({ team }: { team: string }) {
+  const { pending, form, error, fieldError, value } = useActionForm(deleteTeamAction);
+  return (
+    <form {...form} className="flex flex-col gap-3" noValidate>
+      <input type="hidden" name="team" value={team} />
+      <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        Every key of the team stops working at once, and every member loses the team. Its history is kept. This cannot
+        be undone.
+      </p>
+      <FormAlert message={fieldError("confirm") ? undefined : error} />
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="min-w-0 grow sm:max-w-md">
+          <Input
+            label={`Type the team's address, ${team}, to confirm`}
+            name="confirm"
+            autoComplete="off"
+            defaultValue={value("confirm")}
+            error={fieldError("confirm")}
+          />
+        </div>
+        <Button type="submit" variant="danger" disabled={pending}>
+          Delete team
+        </Button>
+      </div>
     </form>
   );
 }

@@ -223,7 +223,12 @@ export async function createKey(
       );
     }
     const rateLimitByOperator = Boolean(policy.allowAboveDefaultLimit) && restrictions.rateLimit !== null;
-    const { teamId: _team, ...fields } = input;
+    const fields = {
+      label: input.label,
+      environment: input.environment,
+      expiresAt: input.expiresAt,
+      decoy: input.decoy,
+    };
     const { row, secret } = await insertKey(
       tx,
       { teamId, userId: actor.userId },

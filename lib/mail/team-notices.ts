@@ -12,7 +12,7 @@ type Tx = Pick<Db, "$executeRaw" | "user" | "membership">;
 
 const stamp = (when: Date) => when.toISOString().slice(0, 16).replace("T", " ");
 
-export type MembershipChange = "added" | "role_changed" | "removed";
+export type MembershipChange = "added" | "role_changed" | "removed" | "deleted";
 
 /** A person was added to a team, had their role changed, or was removed (or left). */
 export async function queueMembershipChanged(

@@ -46,7 +46,7 @@ export interface MailData {
   team_membership: {
     team: string;
     slug: string;
-    change: "added" | "role_changed" | "removed";
+    change: "added" | "role_changed" | "removed" | "deleted";
     role: string | null;
     when: string;
   };
@@ -155,15 +155,19 @@ const renderers: Renderers = {
         ? `You were added to the team ${data.team}`
         : data.change === "role_changed"
           ? `Your role in the team ${data.team} is now ${data.role}`
-          : `You are no longer in the team ${data.team}`,
+          : data.change === "deleted"
+            ? `The team ${data.team} was deleted`
+            : `You are no longer in the team ${data.team}`,
     text:
-      data.change === "removed"
-        ? `Your membership of the Keyport team "${data.team}" ended at ${data.when} UTC. The keys you made in that team were revoked and no longer work; keys of your other teams are untouched.\n\nIf you did not expect this, ask the team's owners.`
-        : `${
-            data.change === "added"
-              ? `You were added to the Keyport team "${data.team}" as ${data.role}`
-              : `Your role in the Keyport team "${data.team}" changed to ${data.role}`
-          } at ${data.when} UTC.\n\nOpen the team: ${base}/dashboard/${data.slug}\nWhat each role may do: ${base}/docs/teams-and-roles`,
+      data.change === "deleted"
+        ? `The Keyport team "${data.team}" was deleted by an owner at ${data.when} UTC. Every key of the team was revoked and no longer works; keys of your other teams are untouched.`
+        : data.change === "removed"
+          ? `Your membership of the Keyport team "${data.team}" ended at ${data.when} UTC. The keys you made in that team were revoked and no longer work; keys of your other teams are untouched.\n\nIf you did not expect this, ask the team's owners.`
+          : `${
+              data.change === "added"
+                ? `You were added to the Keyport team "${data.team}" as ${data.role}`
+                : `Your role in the Keyport team "${data.team}" changed to ${data.role}`
+            } at ${data.when} UTC.\n\nOpen the team: ${base}/dashboard/${data.slug}\nWhat each role may do: ${base}/docs/teams-and-roles`,
   }),
   team_key_changed: (data, base) => ({
     subject:

@@ -225,6 +225,52 @@ export async function removeMember(actor: MemberActor, teamId: string, userId: s
   return revoked;
 }
 
+/** Why a deleted team's keys stopped: on each key and in the activity log. */
+export const TEAM_DELETED_REASON = "the team was deleted";
+
+/**
+ * Deletes a team (owners; the operator): every key of it still in use is
+ * revoked at once, with TEAM_DELETED_REASON and an activity row each, every
+ * member is told and removed, and the team's pages answer 404 from then on.
+ * The team's row, keys and usage stay, so the history (and the activity
+ * chains that name its keys) still verify, and its slug is never used again.
+ * The person must type the team's slug to confirm. A personal team is never
+ * deleted. Returns the revoked keys' ids.
+ */
+export async function deleteTeam(actor: MemberActor, teamId: string, confirmSlug: string): Promise<string[]> {
+  const now = new Date();
+  const revoked = await db.$transaction(async (tx) => {
+    await lockTeam(tx, teamId);
+    await authorise(tx, actor, teamId, (member) => requirePermission(member, "team.delete"));
+    const team = await tx.team.findUniqueOrThrow({
+      where: { id: teamId },
+      select: { id: true, slug: true, name: true, personalOfId: true },
+    });
+    if (team.personalOfId) throw refused("A personal team cannot be deleted.", "confirm");
+    if (confirmSlug.trim() !== team.slug)
+      throw refused(`Type the team's address, ${team.slug}, to confirm.`, "confirm");
+    const keys = await tx.apiKey.findMany({
+      where: { teamId, ...statusWhere("usable", now) },
+      select: { id: true, publicId: true },
+    });
+    for (const key of keys) {
+      const { count } = await tx.apiKey.updateMany({
+        where: { id: key.id, revokedAt: null },
+        data: { revokedAt: now, revokedReason: TEAM_DELETED_REASON },
+      });
+      if (count === 1) await recordAudit(tx, actor, "key.revoked", key.publicId, { reason: TEAM_DELETED_REASON });
+    }
+    const members = await tx.membership.findMany({ where: { teamId }, select: { userId: true } });
+    for (const { userId } of members) {
+      await queueMembershipChanged(tx, team, userId, "deleted", null, now);
+    }
+    await tx.membership.deleteMany({ where: { teamId } });
+    return keys.map((key) => key.publicId);
+  });
+  log.info("team.deleted", { team_id: teamId, user_id: actor.userId, revoked_keys: revoked.length });
+  return revoked;
+}
+
 /** The team's members, owners first, then by email; for the members page and team:members. */
 export async function listMembers(teamId: string) {
   const rows = await db.membership.findMany({

@@ -14,7 +14,7 @@ import { decoyUses } from "@/lib/keys/queries";
 import { UsageBuffer } from "@/lib/usage/buffer";
 import { testGate } from "../helpers/test-gate";
 import { bareAccount } from "../helpers/bare-account";
-import { personalTeam, personalTeamId } from "../helpers/teams";
+import { personalTeamId } from "../helpers/teams";
 
 async function newOwner() {
   const user = await bareAccount(`decoy-${randomUUID()}@example.com`);

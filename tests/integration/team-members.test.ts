@@ -14,11 +14,13 @@ import { recordDecoyUse } from "@/lib/keys/decoy";
 import {
   addMember,
   createTeam,
+  deleteTeam,
   LEFT_TEAM_REASON,
   OWNED_TEAMS_MAX,
   removeMember,
   renameTeam,
   setRole,
+  TEAM_DELETED_REASON,
 } from "@/lib/teams/members";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { callApi, publicRoutes } from "../helpers/api-fixtures";
@@ -220,6 +222,41 @@ describe("what the attack review of teams found, fixed", () => {
     expect(
       await db.membership.count({ where: { userId: other.id, role: "owner", team: { personalOfId: null } } }),
     ).toBe(OWNED_TEAMS_MAX);
+  });
+});
+
+describe("deleting a team", () => {
+  it("asks for its address, revokes every key of it, tells and removes every member, and keeps its history", async () => {
+    const { team, people } = await teamWith({ owner: "owner", dev: "developer" });
+    const key = await createKey(person(people.dev!.id), {
+      label: "ci",
+      environment: "dev",
+      expiresAt: null,
+      teamId: team.id,
+    });
+    const owner = person(people.owner!.id);
+    await expect(deleteTeam(owner, team.id, "not-the-slug")).rejects.toMatchObject({ options: { field: "confirm" } });
+    expect(await db.membership.count({ where: { teamId: team.id } })).toBe(2); // nothing changed
+    const personal = await db.team.findUniqueOrThrow({ where: { personalOfId: people.owner!.id } });
+    await expect(deleteTeam(owner, personal.id, personal.slug)).rejects.toThrow(/personal team cannot be deleted/);
+
+    expect(await deleteTeam(owner, team.id, team.slug)).toEqual([key.key.id]);
+    expect((await callApi(listModels, { headers: { Authorization: `Bearer ${key.secret}` } })).status).toBe(401);
+    expect(await db.membership.count({ where: { teamId: team.id } })).toBe(0);
+    expect(await db.apiKey.findUniqueOrThrow({ where: { publicId: key.key.id } })).toMatchObject({
+      revokedReason: TEAM_DELETED_REASON,
+    });
+    const told = await db.mailMessage.findMany({
+      where: { kind: "team_membership", subject: { startsWith: `${team.id}:` } },
+    });
+    expect(
+      told
+        .filter((mail) => JSON.parse(mail.payload).change === "deleted")
+        .map((mail) => mail.recipient)
+        .toSorted(),
+    ).toEqual([people.owner!.email, people.dev!.email].toSorted());
+    // Its slug is never used again.
+    await expect(createTeam(operator(people.dev!.id), { name: "Again", slug: team.slug })).rejects.toThrow(/taken/);
   });
 });
 

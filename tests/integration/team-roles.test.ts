@@ -18,7 +18,7 @@ import {
   rotateKeyAction,
   updateRestrictionsAction,
 } from "@/lib/web/actions/keys";
-import { removeMemberAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
+import { deleteTeamAction, removeMemberAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
 import { bareAccount } from "../helpers/bare-account";
 import { request } from "../helpers/next-request";
 
@@ -217,6 +217,45 @@ describe("renaming the team, for every role and for someone outside the team", (
       expect(after.name).toBe(allowed ? `Renamed by ${who}` : before.name);
       if (!allowed)
         expect(result.ok ? "" : result.error).toMatch(who === "outsider" ? /not found/ : /Your role in this team/);
+    });
+  }
+});
+
+describe("deleting the team, for every role and for someone outside the team", () => {
+  for (const who of WHO) {
+    it(`${who}: delete the team`, async () => {
+      // A team of its own for each case (the allowed case deletes it), with the same members.
+      const made = await createTeam(operator(team.people.owner.id), { name: `Doomed ${who}` });
+      for (const role of ["viewer", "developer", "admin"] as const) {
+        await addMember(operator(team.people[role].id), made.id, team.people[role].id, role);
+      }
+      const { key } = await createKey(operator(team.people.developer.id), {
+        label: "in a doomed team",
+        environment: "dev",
+        expiresAt: null,
+        teamId: made.id,
+      });
+      await signInAs(team.people[who].id);
+      // Done, the action redirects (the test's redirect() throws, as Next's does); refused, it answers.
+      const result = await deleteTeamAction(null, form({ team: made.slug, confirm: made.slug })).catch(
+        (error: Error) => error.message,
+      );
+      const r = role(who);
+      const allowed = r !== null && can(r, "team.delete");
+      const members = await db.membership.count({ where: { teamId: made.id } });
+      const revokedAt = (await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } })).revokedAt;
+      if (allowed) {
+        // The action ends in a redirect to the dashboard; the team is gone from everyone, its key stopped.
+        expect(result).toBe("NEXT_REDIRECT /dashboard");
+        expect(members).toBe(0);
+        expect(revokedAt).not.toBeNull();
+      } else {
+        expect(typeof result === "string" || result.ok ? "" : result.error).toMatch(
+          who === "outsider" ? /not found/ : /Your role in this team/,
+        );
+        expect(members).toBe(4);
+        expect(revokedAt).toBeNull();
+      }
     });
   }
 });

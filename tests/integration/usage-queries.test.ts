@@ -11,7 +11,7 @@ import { CSV_HEADER, usageCsvStream } from "@/lib/usage/csv-export";
 import { hourOf, type UsageEvent } from "@/lib/usage/event";
 import { getKeyUsage, listRequests, REQUEST_LOG_PAGE_SIZE, requestsLast24h } from "@/lib/usage/queries";
 import { writeUsage } from "../helpers/usage-writer";
-import { personalTeam, personalTeamId } from "../helpers/teams";
+import { personalTeamId } from "../helpers/teams";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -12,7 +12,7 @@ import { UsageBuffer } from "@/lib/usage/buffer";
 import { keySignals, rotationProgress, usedScopes, triedAfterEnd } from "@/lib/usage/signals";
 import { routeScopes } from "@/lib/public-api/routes";
 import { writeUsage } from "../helpers/usage-writer";
-import { personalTeam, personalTeamId } from "../helpers/teams";
+import { personalTeamId } from "../helpers/teams";
 
 vi.hoisted(() => {
   process.env.RATE_LIMIT_DEV_PER_MINUTE = "100000";

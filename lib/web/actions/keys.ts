@@ -87,9 +87,8 @@ function keyAction<S extends z.ZodType>(
 export const createKeyAction = keyAction(
   createKeySchema,
   async (input, actor, member) => {
-    const { team: _slug, ...fields } = input;
-    // The wrapper refused a team the person is not in; without one, the personal team.
-    const { key, secret } = await createKey(actor, { ...fields, teamId: member?.team.id });
+    // The wrapper refused a team the person is not in; without one (input.team absent), the personal team.
+    const { key, secret } = await createKey(actor, { ...input, teamId: member?.team.id });
     return { keyId: key.id, label: key.label, secret, message: `Created “${key.label}”.` };
   },
   async (input) => input.environment === "prod",

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineAction } from "../define-action";
 import { actorFor } from "../guard";
 import { teamPath } from "../team-paths";
-import { createTeam, removeMember, renameTeam, setRole } from "../../teams/members";
+import { createTeam, deleteTeam, removeMember, renameTeam, setRole } from "../../teams/members";
 import { ROLES } from "../../teams/roles";
 import { teamSlugSchema } from "../../teams/slug";
 
@@ -76,5 +76,22 @@ export const renameTeamAction = defineAction({
     const name = await renameTeam(await actorFor(session), member!.team.id, input.name);
     revalidatePath("/dashboard", "layout");
     return `Renamed to “${name}”. Its address stays /dashboard/${member!.team.slug}.`;
+  },
+});
+
+export const deleteTeamAction = defineAction({
+  access: "session",
+  input: z.object({
+    team: teamSlugSchema,
+    confirm: z
+      .string({ error: "Type the team's address to confirm." })
+      .max(1000, "Type the team's address to confirm."),
+  }),
+  team: (input) => input.team,
+  failureEvent: "team.action_failed",
+  async run({ input, session, member }) {
+    await deleteTeam(await actorFor(session), member!.team.id, input.confirm);
+    revalidatePath("/dashboard", "layout");
+    redirect("/dashboard");
   },
 });

@@ -83,6 +83,11 @@ export default function TeamsAndRolesPage() {
                 on every server. Keys others made are untouched, and so are the keys of their personal team.
               </p>
               <p>
+                An owner may delete a team (never a personal one), typing its address to confirm: every key of it stops
+                working at once, every member is told and loses it, and its history is kept. Its address is never used
+                again.
+              </p>
+              <p>
                 Keys that must outlive any one person belong to a service account, which the members work will add;
                 until then, have a member who stays make the keys your production runs on. See{" "}
                 <Link href="/docs/managing-keys">Managing keys</Link> for rotation.

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RemoveMemberButton, RenameTeamForm, RoleForm } from "@/components/teams/member-controls";
+import { DeleteTeamForm, RemoveMemberButton, RenameTeamForm, RoleForm } from "@/components/teams/member-controls";
 import { Timestamp } from "@/components/ui/timestamp";
 import { listMembers } from "@/lib/teams/members";
 import { RoleMatrix } from "@/components/teams/role-matrix";
@@ -18,6 +18,8 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
   const { session, member } = await requireTeamPage(slug, membersPath(slug));
   const members = await listMembers(member.team.id);
   const now = new Date();
+  // The server refuses the last owner's leaving whatever the page shows; the page says so instead of offering it.
+  const lastOwner = member.role === "owner" && members.filter((m) => m.role === "owner").length === 1;
   const mayManage = (role: string) => can(member.role, role === "owner" ? "members.manage_owners" : "members.manage");
 
   return (
@@ -56,8 +58,14 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
                   {mayManage(m.role) && !self && (
                     <RoleForm team={member.team.slug} userId={m.userId} email={m.email ?? ""} role={m.role} />
                   )}
-                  {(self || mayManage(m.role)) && (
-                    <RemoveMemberButton team={member.team.slug} userId={m.userId} email={m.email ?? ""} self={self} />
+                  {self && lastOwner ? (
+                    <p className="text-sm text-zinc-700 dark:text-zinc-300">
+                      You are this team&apos;s only owner: make someone else an owner before you leave.
+                    </p>
+                  ) : (
+                    (self || mayManage(m.role)) && (
+                      <RemoveMemberButton team={member.team.slug} userId={m.userId} email={m.email ?? ""} self={self} />
+                    )
                   )}
                 </div>
               )}
@@ -74,6 +82,19 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
           <RoleMatrix />
         </div>
       </section>
+      {!member.team.personal && can(member.role, "team.delete") && (
+        <section
+          aria-labelledby="delete-heading"
+          className="mt-10 rounded-md border border-red-300 p-4 dark:border-red-900"
+        >
+          <h2 id="delete-heading" className="text-lg font-semibold">
+            Delete this team
+          </h2>
+          <div className="mt-2">
+            <DeleteTeamForm team={member.team.slug} />
+          </div>
+        </section>
+      )}
     </>
   );
 }
