@@ -82,3 +82,26 @@ test("the switcher, a viewer who cannot create, and a removal", async ({ page, b
   expect((await viewer.goto(`/dashboard/keys/${keyId}`))!.status()).toBe(404);
   await other.close();
 });
+
+test("a new team from the form: the address is proposed from the name, a bad one is refused on its field, and the team opens", async ({
+  page,
+}) => {
+  await signUp(page, uniqueEmail("team-maker"));
+  await page.getByTestId("team-switcher").click();
+  await page.getByRole("menuitem", { name: "New team" }).click();
+  await expect(page).toHaveURL("/dashboard/teams/new");
+  const suffix = String(Date.now()).slice(-6);
+  await page.getByLabel("Name").fill(`Ops & Infra ${suffix}`);
+  const address = page.getByLabel("Address");
+  await expect(address).toHaveValue(`ops-infra-${suffix}`);
+  // A typed address that breaks the rules: the field says why, and what was typed stays.
+  await address.fill("9-lives");
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page.getByText("starting with a letter")).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue(`Ops & Infra ${suffix}`);
+  await address.fill(`ops-${suffix}`);
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page).toHaveURL(`/dashboard/ops-${suffix}`);
+  await expect(page.getByTestId("team-switcher")).toHaveAccessibleName(`Team: Ops & Infra ${suffix}. Switch team`);
+  await expect(page.getByText("This team has no API keys in use.")).toBeVisible();
+});
