@@ -7,6 +7,20 @@ import { redactKeyShaped } from "./keys/key-shaped";
 export const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
 export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
 
+/**
+ * Characters that show nothing, or break a line where a reader sees one: format characters (Cf: zero-width
+ * spaces and joiners, bidirectional marks, tag characters) and the default-ignorable ones (Hangul fillers,
+ * variation selectors but the emoji pair, soft hyphen), and the line and paragraph separators. In a name other
+ * people read they make two names look alike, or hide one (the second attack review of teams).
+ */
+export const INVISIBLE_OR_BREAKING = /(?![\uFE0E\uFE0F])[\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/u;
+
+/**
+ * A MIME encoded word (`=?UTF-8?B?...?=`): mail software leaves an all-ASCII subject as it is, and the reader's mail
+ * program then decodes this into whatever it holds, past every check on the text (the second attack review).
+ */
+export const ENCODED_WORD = /=\?[^?\s]*\?[BbQq]\?/;
+
 const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
 /** The value without those characters. */

@@ -3,7 +3,7 @@ import { teamSlugSchema } from "../teams/slug";
 import { EXPIRY_CHOICES } from "./expiry";
 import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
 import { holdsApiKey } from "./key-in-text";
-import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
+import { BIDI_CONTROLS, CONTROL_CHARACTERS, ENCODED_WORD } from "../text";
 import { gracePeriodSchema } from "./grace";
 import { parseAllowlist } from "./ip-allowlist";
 import type { KeyRestrictions } from "./restrictions";
@@ -18,6 +18,8 @@ export const labelSchema = z
   .refine((label) => !CONTROL_CHARACTERS.test(label), "The label cannot contain control characters.")
   .refine((label) => !BIDI_CONTROLS.test(label), "The label cannot contain text-direction control characters.")
   // Shown in lists, mail subjects and the log: a key pasted here would be stored and sent on.
+  // Sent in mail subjects: an encoded word there would be decoded by the reader's mail program, past these checks.
+  .refine((label) => !ENCODED_WORD.test(label), "The label cannot contain an encoded mail word (=?…?=).")
   .refine((label) => !holdsApiKey(label), "The label cannot contain an API key.");
 
 export const keyIdSchema = z.string().regex(KEY_ID_PATTERN, "That key id is not valid.");

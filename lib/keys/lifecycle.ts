@@ -364,7 +364,8 @@ export async function rotateKey(
       grace,
     });
     await recordReplacementCreated(tx, actor, row.publicId, old, "rotation");
-    await queueKeyChanged(tx, actor.userId, old, "rotated", now);
+    // To the key's maker, who may not be the one who changed it (an admin, another developer).
+    await queueKeyChanged(tx, old.userId, old, "rotated", now);
     return { key: toKeyView(row, now), secret, oldKeyStopsAt: oldExpiresAt };
   });
   log.info("key.rotated", { user_id: actor.userId, key_id: publicId, replacement_key_id: issued.key.id, grace });
@@ -388,7 +389,7 @@ export async function revokeKey(
     });
     if (count !== 1) throw keyRefused("This key is already revoked.");
     await recordAudit(tx, actor, "key.revoked", publicId, reason ? { reason } : undefined);
-    await queueKeyChanged(tx, actor.userId, key, "revoked", now);
+    await queueKeyChanged(tx, key.userId, key, "revoked", now);
     return toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
   });
   log.info("key.revoked", { user_id: actor.userId, key_id: publicId });
@@ -458,9 +459,13 @@ export async function revokeLeaked(
 
     let replacement: IssuedKey | null = null;
     let successorId = key.successorId;
+    // The expiry a new replacement takes: the key's own, unless a rotation cut it to the grace's end, in which case
+    // its successor holds the one it had (the second attack review: a leak replacement died with the grace).
+    let expiresAt = key.expiresAt;
     // An existing replacement stands only while it still works.
     if (successorId) {
       const successor = await tx.apiKey.findUnique({ where: { id: successorId } });
+      if (successor) expiresAt = successor.expiresAt;
       if (!successor || keyStatus(successor, now) === "revoked" || keyStatus(successor, now) === "expired")
         successorId = null;
     }
@@ -471,7 +476,7 @@ export async function revokeLeaked(
         {
           label: key.label,
           environment: key.environment as KeyEnvironment,
-          expiresAt: key.expiresAt,
+          expiresAt,
           restrictions: fromStoredRestrictions(key),
           rateLimitByOperator: key.rateLimitByOperator,
         },
@@ -499,7 +504,7 @@ export async function revokeLeaked(
       ...(reported ? { source: report.source, url: report.url } : {}),
     });
     if (reported) await queueKeyReportedLeaked(tx, actor.userId, key, report, now);
-    else await queueKeyChanged(tx, actor.userId, key, "leaked", now);
+    else await queueKeyChanged(tx, key.userId, key, "leaked", now);
     const team = await teamById(teamId, tx);
     if (team) await queueTeamKeyNotice(tx, team, key, "leaked", actor.userId, now);
     return {

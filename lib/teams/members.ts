@@ -122,6 +122,9 @@ async function freeSlug(proposed: string): Promise<string> {
 
 /** Refuses making someone an owner of one team more than OWNED_TEAMS_MAX (their personal team not counted). */
 async function refuseOverOwnedTeams(tx: Tx, userId: string, teamId: string, field: string) {
+  // The person's row first, as createTeam takes it: on PostgreSQL two promotions of one person in two teams (or a
+  // promotion beside a creation) take turns, so the count below cannot be raced past.
+  await tx.user.update({ where: { id: userId }, data: { keysChangedAt: new Date() } });
   const owned = await tx.membership.count({
     where: { userId, role: "owner", team: { personalOfId: null }, teamId: { not: teamId } },
   });
@@ -140,6 +143,8 @@ export async function addMember(actor: MemberActor, teamId: string, userId: stri
     const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { personalOfId: true } });
     if (team.personalOfId)
       throw refused("A personal team has its owner alone: make a team to work with others.", "email");
+    // A team with nobody in it was deleted (a live team always has an owner): it stays deleted (second attack review).
+    if ((await tx.membership.count({ where: { teamId } })) === 0) throw teamNotFound();
     if (await memberById(userId, teamId, tx)) throw refused("That person is already a member of this team.", "email");
     if (role === "owner") await refuseOverOwnedTeams(tx, userId, teamId, "role");
     await tx.membership.create({ data: { teamId, userId, role } });

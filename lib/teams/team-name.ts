@@ -1,10 +1,7 @@
 import { z } from "zod";
 import { holdsApiKey } from "../keys/key-in-text";
-import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
+import { BIDI_CONTROLS, CONTROL_CHARACTERS, ENCODED_WORD, INVISIBLE_OR_BREAKING } from "../text";
 import { TEAM_NAME_MAX } from "./slug";
-
-/** Line and paragraph separators, zero-width and other characters that show nothing (soft hyphen, word joiner, BOM). */
-const INVISIBLE_OR_BREAKING = /[\u00AD\u180E\u200B-\u200F\u2028\u2029\u2060-\u2064\uFEFF]/;
 
 /** A team's name: shown in the header, the switcher and mails. */
 export const teamNameSchema = z
@@ -20,4 +17,5 @@ export const teamNameSchema = z
     (name) => !INVISIBLE_OR_BREAKING.test(name),
     "The name cannot contain line separators or invisible characters.",
   )
+  .refine((name) => !ENCODED_WORD.test(name), "The name cannot contain an encoded mail word (=?…?=).")
   .refine((name) => !holdsApiKey(name), "The name cannot contain an API key.");

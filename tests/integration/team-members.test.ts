@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { renderMail } from "@/lib/mail/templates";
 import { DomainError } from "@/lib/domain-error";
-import { createKey, reportLeak, rotateKey } from "@/lib/keys/lifecycle";
+import { createKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
+import { createKeySchema } from "@/lib/keys/key.schema";
 import { listActivity } from "@/lib/keys/queries";
 import { recordDecoyUse } from "@/lib/keys/decoy";
 import {
@@ -150,6 +151,10 @@ describe("renaming a team", () => {
       ["\u202Eevil", /text-direction/],
       ["Acme\u2028\u2028Re-verify: https://evil.example/x", /line separators or invisible/],
       ["Acme\u200b Payments", /line separators or invisible/],
+      ["Acme\u061CPayments", /line separators or invisible/],
+      ["\u3164\u3164\u3164", /line separators or invisible/],
+      ["Acme\u{E0041}\u{E0042}", /line separators or invisible/],
+      ["=?UTF-8?B?QWNtZeKAiyBQYXltZW50cw==?=", /encoded mail word/],
     ] as const) {
       const refused = renameTeam(owner, team.id, name);
       await expect(refused).rejects.toThrow(message);
@@ -255,8 +260,56 @@ describe("deleting a team", () => {
         .map((mail) => mail.recipient)
         .toSorted(),
     ).toEqual([people.owner!.email, people.dev!.email].toSorted());
+    // Nobody brings it back: the operator's add-member finds no team (the second attack review).
+    const stranger = await bareAccount(`stranger-${tag()}@example.com`);
+    await expect(addMember(operator(stranger.id), team.id, stranger.id, "owner")).rejects.toThrow(/not found/);
+    expect(await db.membership.count({ where: { teamId: team.id } })).toBe(0);
     // Its slug is never used again.
     await expect(createTeam(operator(people.dev!.id), { name: "Again", slug: team.slug })).rejects.toThrow(/taken/);
+  });
+});
+
+describe("what the second attack review found, fixed", () => {
+  it("a production key's maker is told when another member revokes it or reports it leaked", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin", maker: "developer", viewer: "viewer" });
+    const prod = (label: string) =>
+      createKey(person(people.maker!.id), { label, environment: "prod", expiresAt: null, teamId: team.id });
+    const [revoked, leaked] = [await prod("revoked by the admin"), await prod("reported by the viewer")];
+    await revokeKey(person(people.admin!.id), revoked.key.id, null);
+    await reportLeak(person(people.viewer!.id), leaked.key.id);
+    const told = await db.mailMessage.findMany({ where: { kind: "key_changed", recipient: people.maker!.email } });
+    expect(told.map((mail) => [mail.subject, JSON.parse(mail.payload).change]).toSorted()).toEqual(
+      [
+        [leaked.key.id, "created"],
+        [leaked.key.id, "leaked"],
+        [revoked.key.id, "created"],
+        [revoked.key.id, "revoked"],
+      ].toSorted(),
+    );
+  });
+
+  it("a leak replacement of a key in a rotation's grace keeps the expiry the key had before the rotation", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const owner = person(people.owner!.id);
+    const expiresAt = new Date(Date.now() + 90 * 86_400_000);
+    const key = await createKey(owner, { label: "g1", environment: "dev", expiresAt, teamId: team.id });
+    const rotated = await rotateKey(owner, key.key.id, "1h");
+    await revokeKey(owner, rotated.key.id, null);
+    const outcome = await reportLeak(owner, key.key.id);
+    expect(outcome.replacement?.key.expiresAt?.getTime()).toBe(expiresAt.getTime());
+  });
+
+  it("a label holding an encoded mail word is refused on its field", () => {
+    const parsed = createKeySchema.safeParse({
+      label: "=?UTF-8?B?4oCuZ3BqLmV4ZQ==?=",
+      environment: "prod",
+      expiry: "never",
+    });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ["label"],
+      message: expect.stringMatching(/encoded mail word/),
+    });
   });
 });
 
