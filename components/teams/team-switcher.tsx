@@ -53,7 +53,7 @@ export function TeamSwitcher({ teams }: { teams: SwitcherTeam[] }) {
           {teams.map((team) => (
             <DropdownMenu.Item key={team.slug} asChild className={TEAM_ITEM}>
               <Link href={teamPath(team.slug)} aria-current={team.slug === current?.slug ? "page" : undefined}>
-                <span className="font-medium break-words">
+                <span className="max-w-full overflow-hidden font-medium [overflow-wrap:anywhere]">
                   {team.slug === current?.slug && <span aria-hidden>✓ </span>}
                   {team.name}
                   {team.slug === current?.slug && <span className="sr-only"> (this team)</span>}
