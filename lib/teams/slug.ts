@@ -20,7 +20,17 @@ export const teamSlugSchema = z
  * segment (/dashboard/keys/..., /dashboard/activity, /dashboard/teams/new), and
  * personal teams' slugs start "personal-".
  */
-export const RESERVED_SLUGS: readonly string[] = ["keys", "activity", "account", "new", "teams", "members", "settings"];
+export const RESERVED_SLUGS: readonly string[] = [
+  "keys",
+  "activity",
+  "account",
+  "new",
+  "teams",
+  "members",
+  "settings",
+  // A team called "personal" would read as one's personal team, and its -2, -3 would start "personal-".
+  "personal",
+];
 
 /** A slug a person may choose for a new team: the pattern, and not reserved. */
 export const newTeamSlugSchema = teamSlugSchema
@@ -49,5 +59,7 @@ export function proposeSlug(name: string): string | null {
   if (slug.length < SLUG_MIN) return null;
   // Personal teams' slugs start "personal-": a name that would too gets "team-" in front, here, where the
   // create-team form proposes it too (the attack review of teams found "Personal stuff" made personal-stuff-2).
-  return slug.startsWith("personal-") ? `team-${slug}`.slice(0, SLUG_MAX).replace(/-+$/, "") : slug;
+  return slug === "personal" || slug.startsWith("personal-")
+    ? `team-${slug}`.slice(0, SLUG_MAX).replace(/-+$/, "")
+    : slug;
 }

@@ -209,7 +209,12 @@ describe("what the attack review of teams found, fixed", () => {
     const owner = await bareAccount(`proposal-${tag()}@example.com`);
     const first = await createTeam(operator(owner.id), { name: "Personal stuff" });
     const second = await createTeam(operator(owner.id), { name: "Personal stuff" });
-    for (const made of [first, second]) expect(made.slug.startsWith("personal-"), made.slug).toBe(false);
+    // "Personal" alone too, twice: its -2 would otherwise start "personal-" (the second attack review).
+    const third = await createTeam(operator(owner.id), { name: "Personal" });
+    const fourth = await createTeam(operator(owner.id), { name: "Personal" });
+    for (const made of [first, second, third, fourth]) {
+      expect(made.slug.startsWith("personal"), made.slug).toBe(false);
+    }
   });
 
   it("nobody joins a personal team, and the five-owned-teams cap holds for a promotion too", async () => {

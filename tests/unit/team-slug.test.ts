@@ -7,6 +7,7 @@ describe("a team's slug", () => {
     expect(proposeSlug("  Équipe Données — Prod!  ")).toBe("equipe-donnees-prod");
     expect(proposeSlug("2024 Launch crew")).toBe("launch-crew");
     expect(proposeSlug("Personal stuff")).toBe("team-personal-stuff"); // personal- is for personal teams
+    expect(proposeSlug("Personal")).toBe("team-personal");
     expect(proposeSlug("a".repeat(64))).toBe("a".repeat(SLUG_MAX));
     expect(proposeSlug(`${"a".repeat(SLUG_MAX - 1)} tail`)).toBe("a".repeat(SLUG_MAX - 1)); // a trailing hyphen is cut
   });
@@ -27,7 +28,7 @@ describe("a team's slug", () => {
   });
 
   it("for a new team, refuses the dashboard's own words and the personal prefix", () => {
-    for (const reserved of ["keys", "activity", "account", "new", "teams", "members", "personal-abc"]) {
+    for (const reserved of ["keys", "activity", "account", "new", "teams", "members", "personal", "personal-abc"]) {
       const parsed = newTeamSlugSchema.safeParse(reserved);
       expect(parsed.success, reserved).toBe(false);
     }
