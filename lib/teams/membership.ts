@@ -91,6 +91,17 @@ export async function personalTeamOf(userId: string, client: Tx = db): Promise<T
   return member;
 }
 
+/**
+ * What a member's view of the team's activity shows: who made each change, in a team with members; and where it
+ * came from (address, browser), to the person themselves in their personal team and to those who manage members.
+ */
+export function activityShown(member: TeamMember): { showActor: boolean; showOrigin: boolean } {
+  return {
+    showActor: !member.team.personal,
+    showOrigin: member.team.personal || can(member.role, "members.manage"),
+  };
+}
+
 /** The refusal for a member whose role does not allow something: it names the role and what it would take. */
 export function roleRefusal(role: Role, permission: Permission): DomainError {
   const what = PERMISSIONS[permission].charAt(0).toLowerCase() + PERMISSIONS[permission].slice(1);

@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActivityList } from "@/components/activity/activity-list";
 import { Pagination } from "@/components/pagination";
+import { activityShown } from "@/lib/teams/membership";
 import { requireTeamPage } from "@/lib/web/team-guard";
-import { can } from "@/lib/teams/roles";
+
 import { activityPath, keyPath } from "@/lib/web/team-paths";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
 import { listActivity } from "@/lib/keys/queries";
@@ -65,12 +66,7 @@ export default async function ActivityPage({
         {activity.total === 0 ? (
           <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
         ) : (
-          <ActivityList
-            slug={member.team.slug}
-            showActor={!member.team.personal}
-            showOrigin={member.team.personal || can(member.role, "members.manage")}
-            entries={activity.items}
-          />
+          <ActivityList slug={member.team.slug} {...activityShown(member)} entries={activity.items} />
         )}
       </div>
       <Pagination page={activity.page} pageCount={activity.pageCount} href={pageHref} />

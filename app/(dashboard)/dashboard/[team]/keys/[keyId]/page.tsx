@@ -7,8 +7,9 @@ import { KeyActionButtons } from "@/components/keys/key-buttons";
 import { DecoyBadge, EnvironmentBadge, StatusBadge } from "@/components/keys/key-badges";
 import { KeyFacts } from "@/components/keys/key-facts";
 import { RenameKey } from "@/components/keys/rename-key";
+import { activityShown } from "@/lib/teams/membership";
 import { requireTeamPage } from "@/lib/web/team-guard";
-import { can, canManageKey } from "@/lib/teams/roles";
+import { canManageKey } from "@/lib/teams/roles";
 import { activityPath, keyPath, teamPath } from "@/lib/web/team-paths";
 import { keyIdSchema } from "@/lib/keys/key.schema";
 import { getKey, listActivity } from "@/lib/keys/queries";
@@ -174,13 +175,7 @@ export default async function KeyPage({
           {activity.total === 0 ? (
             <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
           ) : (
-            <ActivityList
-              slug={member.team.slug}
-              showActor={!member.team.personal}
-              showOrigin={member.team.personal || can(member.role, "members.manage")}
-              entries={activity.items}
-              now={now}
-            />
+            <ActivityList slug={member.team.slug} {...activityShown(member)} entries={activity.items} now={now} />
           )}
         </div>
       </section>
