@@ -17,7 +17,8 @@ export function CreateTeamForm() {
   const shownSlug = slugTyped ? slug : (proposeSlug(name) ?? "");
   return (
     <form {...form} className="mt-6 flex max-w-lg flex-col gap-4" noValidate>
-      <FormAlert message={error} />
+      {/* A refusal on a field is said there; the alert is for the others. */}
+      <FormAlert message={fieldError("name") || fieldError("slug") ? undefined : error} />
       <Input
         label="Name"
         name="name"

@@ -97,7 +97,9 @@ test("a new team from the form: the address is proposed from the name, a bad one
   // A typed address that breaks the rules: the field says why, and what was typed stays.
   await address.fill("9-lives");
   await page.getByRole("button", { name: "Create team" }).click();
-  await expect(page.getByText("starting with a letter")).toBeVisible();
+  // On the field itself (its hint says "starting with a letter" too, so the text alone could be found without it).
+  await expect(address).toHaveAttribute("aria-invalid", "true");
+  await expect(address).toHaveAccessibleDescription(/Use lowercase letters a to z, digits and hyphens/);
   await expect(page.getByLabel("Name")).toHaveValue(`Ops & Infra ${suffix}`);
   await address.fill(`ops-${suffix}`);
   await page.getByRole("button", { name: "Create team" }).click();
