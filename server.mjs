@@ -76,6 +76,7 @@ const handle = bundle.busyAwareListener(runtime.requestScope, app.getRequestHand
 
 // TRUST_PROXY and PUBLIC_BASE_URL as the environment schema parsed them (one parser: lib/env-schema.ts).
 const screening = { trustProxy: runtime.env.TRUST_PROXY, publicBaseUrl: runtime.env.PUBLIC_BASE_URL };
+const IDLE_CONNECTION_TIMEOUT_MS = 65_000;
 const server = createServer((req, res) => {
   const answer = screenRequest(req, screening);
   if (answer) {
@@ -89,6 +90,11 @@ const server = createServer((req, res) => {
   }
   handle(req, res);
 });
+// Node closes a connection idle for 5 seconds. A client that pools connections (a load balancer, an
+// HTTP agent, Playwright's request context) can send on one at the moment it closes and gets a reset
+// instead of an answer: CI saw one. Idle connections stay open longer than a load balancer's usual idle
+// timeout (60 s), so the balancer, not the instance, is the side that closes them.
+server.keepAliveTimeout = IDLE_CONNECTION_TIMEOUT_MS;
 if (dev) {
   server.on("upgrade", (req, socket, head) => {
     // As Next's own listener calls it (its development socket).
