@@ -1,14 +1,15 @@
 import "server-only";
-import { headSeal, verifyChain } from "./audit-chain";
-import { loadChain } from "./audit-chain-store";
+import { headSeal, teamChainId, verifyChain, type SealedHead } from "./audit-chain";
+import { loadChain, loadTeamChain } from "./audit-chain-store";
 import type { Db } from "./db";
 
 // The switch to a keyed activity chain (`admin audit:key`, which the
 // operator runs once after the upgrade, and again for chains they have read:
 // nothing runs it for them, docs/operations.md): it signs the head of every
 // chain that has none yet, so that from then on rewriting the chain takes the
-// key, whether or not the account writes another row. It never re-signs a row: old rows
-// keep their SHA-256 hashes, and the next row the app writes commits to them.
+// key, whether or not the account or team writes another row. It never
+// re-signs a row: old rows keep their SHA-256 hashes, and the next row the app
+// writes commits to them.
 //
 // It signs nothing unless every chain holds first. A chain that fails is
 // named and left as it is, and so is every other one: signing the rest would
@@ -20,41 +21,94 @@ import type { Db } from "./db";
 // the operator has read them, checks and signs them the same way.
 
 export interface SigningResult {
-  /** Chains whose head was signed by this run. */
-  signed: number;
+  /** Chains whose head was signed by this run, accounts' and teams'. */
+  signed: { accounts: number; teams: number };
   /** Chains that failed their check, with what failed: nothing was signed. */
-  refused: { userId: string; email: string; message: string }[];
+  refused: { owner: string; message: string }[];
 }
 
-/** Every account's chain, or only the one given. */
-export async function signChains(client: Db, key: Buffer, only?: { userId: string }): Promise<SigningResult> {
-  const users = await client.user.findMany({
-    where: only ? { id: only.userId } : {},
-    orderBy: { createdAt: "asc" },
-    select: { id: true },
-  });
-  const unsigned: string[] = [];
-  const refused: SigningResult["refused"] = [];
-  for (const { id } of users) {
-    const { email, head, rows } = await loadChain(client, id);
-    const problem = verifyChain(id, rows, head, key);
-    if (problem?.problem === "unsigned") unsigned.push(id);
-    else if (problem) refused.push({ userId: id, email, message: problem.message });
-  }
-  if (refused.length > 0) return { signed: 0, refused };
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-  let signed = 0;
-  for (const userId of unsigned) {
+/** One chain as signing sees it: who it is, how to read it, and how to sign its head. */
+interface Chain {
+  kind: "accounts" | "teams";
+  chainId: string;
+  /** Takes the head's row lock: the app's own writes to this chain wait for the transaction. */
+  lock(tx: Tx): Promise<unknown>;
+  load(client: Tx | Db): Promise<{ owner: string; head: SealedHead; rows: Parameters<typeof verifyChain>[1] }>;
+  seal(tx: Tx, seal: string): Promise<unknown>;
+}
+
+function accountChain(userId: string): Chain {
+  return {
+    kind: "accounts",
+    chainId: userId,
+    lock: (tx) => tx.user.update({ where: { id: userId }, data: { auditSeq: { increment: 0 } } }),
+    load: async (client) => {
+      const { email, head, rows } = await loadChain(client, userId);
+      return { owner: `${email} (${userId})`, head, rows };
+    },
+    seal: (tx, auditSeal) => tx.user.update({ where: { id: userId }, data: { auditSeal } }),
+  };
+}
+
+function teamChain(teamId: string): Chain {
+  return {
+    kind: "teams",
+    chainId: teamChainId(teamId),
+    lock: (tx) => tx.team.update({ where: { id: teamId }, data: { auditSeq: { increment: 0 } } }),
+    load: async (client) => {
+      const { slug, head, rows } = await loadTeamChain(client, teamId);
+      return { owner: `team ${slug} (${teamId})`, head, rows };
+    },
+    seal: (tx, auditSeal) => tx.team.update({ where: { id: teamId }, data: { auditSeal } }),
+  };
+}
+
+/** Every account's and team's chain, or only the one given. */
+export async function signChains(
+  client: Db,
+  key: Buffer,
+  only?: { userId: string } | { teamId: string },
+): Promise<SigningResult> {
+  const chains: Chain[] = [];
+  if (!only || "userId" in only) {
+    const users = await client.user.findMany({
+      where: only ? { id: only.userId } : {},
+      orderBy: { createdAt: "asc" },
+      select: { id: true },
+    });
+    chains.push(...users.map(({ id }) => accountChain(id)));
+  }
+  if (!only || "teamId" in only) {
+    const teams = await client.team.findMany({
+      where: only ? { id: only.teamId } : {},
+      orderBy: { createdAt: "asc" },
+      select: { id: true },
+    });
+    chains.push(...teams.map(({ id }) => teamChain(id)));
+  }
+  const unsigned: Chain[] = [];
+  const refused: SigningResult["refused"] = [];
+  for (const chain of chains) {
+    const { owner, head, rows } = await chain.load(client);
+    const problem = verifyChain(chain.chainId, rows, head, key);
+    if (problem?.problem === "unsigned") unsigned.push(chain);
+    else if (problem) refused.push({ owner, message: problem.message });
+  }
+  const signed = { accounts: 0, teams: 0 };
+  if (refused.length > 0) return { signed, refused };
+
+  for (const chain of unsigned) {
     const done = await client.$transaction(async (tx) => {
-      // The head row first: the app's own writes for this account wait for this transaction.
-      await tx.user.update({ where: { id: userId }, data: { auditSeq: { increment: 0 } } });
-      const { email, head, rows } = await loadChain(tx, userId);
-      const problem = verifyChain(userId, rows, head, key);
-      if (problem && problem.problem !== "unsigned") return { userId, email, message: problem.message };
-      if (problem) await tx.user.update({ where: { id: userId }, data: { auditSeal: headSeal(key, userId, head) } });
+      await chain.lock(tx);
+      const { owner, head, rows } = await chain.load(tx);
+      const problem = verifyChain(chain.chainId, rows, head, key);
+      if (problem && problem.problem !== "unsigned") return { owner, message: problem.message };
+      if (problem) await chain.seal(tx, headSeal(key, chain.chainId, head));
       return problem ? 1 : 0;
     });
-    if (typeof done === "number") signed += done;
+    if (typeof done === "number") signed[chain.kind] += done;
     else refused.push(done);
   }
   return { signed, refused };

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { chainHash, verifyChain, type ChainProblem, type SealedHead } from "./audit-chain";
+import { chainHash, teamChainId, verifyChain, type ChainProblem, type SealedHead } from "./audit-chain";
 import { auditChainKey } from "./audit-key";
 import type { Db } from "./db";
 
@@ -20,50 +20,50 @@ const rowSelect = {
   hash: true,
 } as const;
 
-type Reader = Pick<Db, "user" | "auditEvent">;
+type Reader = Pick<Db, "user" | "auditEvent" | "team" | "teamAuditEvent">;
+
+const teamRowSelect = { ...rowSelect, actorKind: true, actorId: true } as const;
 
 /**
  * A chain that holds can still have lost its end: someone who can read and
  * write the database can save a head and its seal, and put them back later
  * with the rows after it deleted (a seal says which row it signs, not when).
- * The keys are outside the chain: each key of the account must have its
- * "created" row, so a key made and then hidden that way is found (and so is a
- * key moved in from another account). Other rows cut that way are not; an
- * export kept elsewhere is what shows them (docs/security.md).
+ * The keys are outside the chain: each key of a team must have its "created"
+ * row in the team's chain, so a key made and then hidden that way is found
+ * (and so is a key moved in from another team). Keys made before teams had
+ * chains have theirs in an account's chain: a personal team's in its owner's,
+ * another team's in some member's (an admin's rotation made the replacement
+ * in the maker's name, so its row may be in the admin's chain). Other rows cut
+ * that way are not found; an export kept elsewhere is what shows them
+ * (docs/security.md).
  */
 async function unrecordedKey(
   client: Pick<Db, "apiKey" | "auditEvent">,
-  userId: string,
+  team: { id: string; personalOfId: string | null },
   rows: { action: string; keyId: string | null }[],
 ) {
   const recorded = new Set(rows.filter((row) => row.action === "key.created").map((row) => row.keyId));
-  // The personal team's keys: only its owner makes them (or the operator and reports, in the owner's name), so each
-  // is recorded in this chain, and a key moved into the team by SQL is found too.
-  const personal = await client.apiKey.findMany({
-    where: { team: { personalOfId: userId } },
+  const keys = await client.apiKey.findMany({
+    where: { teamId: team.id },
     select: { publicId: true },
     orderBy: { createdAt: "asc" },
   });
-  const missing = personal.find((key) => !recorded.has(key.publicId));
-  if (missing) return missing.publicId;
-  // The account's keys in other teams: another member may have made one in its name (an admin's rotation makes the
-  // replacement in the maker's name), so its "created" row may be in that member's chain. Until teams have chains of
-  // their own, each must be recorded in some account's chain.
-  const elsewhere = await client.apiKey.findMany({
-    where: { userId, team: { personalOfId: null } },
-    select: { publicId: true },
-    orderBy: { createdAt: "asc" },
-  });
-  if (elsewhere.length === 0) return null;
-  const found = new Set(
+  const rest = keys.filter((key) => !recorded.has(key.publicId)).map((key) => key.publicId);
+  if (rest.length === 0) return null;
+  // Since the team chains began, no key.created row goes to an account's chain: any found there is from before.
+  const earlier = new Set(
     (
       await client.auditEvent.findMany({
-        where: { action: "key.created", keyId: { in: elsewhere.map((key) => key.publicId) } },
+        where: {
+          action: "key.created",
+          keyId: { in: rest },
+          ...(team.personalOfId ? { userId: team.personalOfId } : {}),
+        },
         select: { keyId: true },
       })
     ).map((row) => row.keyId),
   );
-  return elsewhere.find((key) => !recorded.has(key.publicId) && !found.has(key.publicId))?.publicId ?? null;
+  return rest.find((id) => !earlier.has(id)) ?? null;
 }
 
 export async function loadChain(client: Reader, userId: string) {
@@ -76,6 +76,18 @@ export async function loadChain(client: Reader, userId: string) {
   ]);
   const head: SealedHead = { seq: user.auditSeq, hash: user.auditHash, seal: user.auditSeal };
   return { email: user.email, head, rows };
+}
+
+export async function loadTeamChain(client: Reader, teamId: string) {
+  const [team, rows] = await Promise.all([
+    client.team.findUniqueOrThrow({
+      where: { id: teamId },
+      select: { slug: true, personalOfId: true, auditSeq: true, auditHash: true, auditSeal: true },
+    }),
+    client.teamAuditEvent.findMany({ where: { teamId }, orderBy: { seq: "asc" }, select: teamRowSelect }),
+  ]);
+  const head: SealedHead = { seq: team.auditSeq, hash: team.auditHash, seal: team.auditSeal };
+  return { slug: team.slug, personalOfId: team.personalOfId, head, rows };
 }
 
 export interface AccountCheck {
@@ -99,18 +111,44 @@ export async function checkStoredChains(
   const checks: AccountCheck[] = [];
   for (const { id } of users) {
     const { email, head, rows } = await loadChain(client, id);
-    let problem = verifyChain(id, rows, head, key);
-    const unrecorded = problem ? null : await unrecordedKey(client, id, rows);
+    checks.push({ userId: id, email, rows: rows.length, problem: verifyChain(id, rows, head, key) });
+  }
+  return checks;
+}
+
+export interface TeamCheck {
+  teamId: string;
+  slug: string;
+  rows: number;
+  problem: ChainProblem | null;
+}
+
+/** Recomputes the chain of every team (or the one given) from the database, and checks each key is recorded. */
+export async function checkStoredTeamChains(
+  client: Db,
+  only?: { teamId: string },
+  key: Buffer = auditChainKey(),
+): Promise<TeamCheck[]> {
+  const teams = await client.team.findMany({
+    where: only ? { id: only.teamId } : {},
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
+  const checks: TeamCheck[] = [];
+  for (const { id } of teams) {
+    const { slug, personalOfId, head, rows } = await loadTeamChain(client, id);
+    let problem = verifyChain(teamChainId(id), rows, head, key);
+    const unrecorded = problem ? null : await unrecordedKey(client, { id, personalOfId }, rows);
     if (unrecorded) {
       problem = {
         seq: head.seq + 1,
         problem: "unrecorded_key",
         message:
-          `key ${unrecorded} has no "created" row in this account's log: rows were cut off its end (an earlier ` +
-          "head and its seal put back), or the key was moved here from another account",
+          `key ${unrecorded} has no "created" row in this team's log: rows were cut off its end (an earlier ` +
+          "head and its seal put back), or the key was moved here from another team",
       };
     }
-    checks.push({ userId: id, email, rows: rows.length, problem });
+    checks.push({ teamId: id, slug, rows: rows.length, problem });
   }
   return checks;
 }
@@ -132,23 +170,47 @@ export async function exportChain(client: Db, userId: string) {
   };
 }
 
+/** A team's chain: keyed rows naming who acted, and its sealed head. */
+export const TEAM_EXPORT_FORMAT = "keyport.team-activity-chain.v1";
+
+/** The team's activity log with its hashes and head, as the team's activity page offers it to its admins. */
+export async function exportTeamChain(client: Db, teamId: string) {
+  const { slug, head, rows } = await loadTeamChain(client, teamId);
+  return {
+    format: TEAM_EXPORT_FORMAT,
+    teamId,
+    slug,
+    exportedAt: new Date().toISOString(),
+    head,
+    rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+  };
+}
+
+const exportedRow = z.object({
+  seq: z.number().int().min(1),
+  action: z.string(),
+  keyId: z.string().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  details: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  hash: z.string(),
+});
+
+const teamExportSchema = z.object({
+  format: z.literal(TEAM_EXPORT_FORMAT),
+  teamId: z.string().min(1),
+  slug: z.string(),
+  head: z.object({ seq: z.number().int().min(0), hash: z.string(), seal: z.string() }),
+  rows: z.array(exportedRow.extend({ actorKind: z.string(), actorId: z.string().nullable() })),
+});
+
 const exportSchema = z.object({
   format: z.enum([EXPORT_FORMAT, UNKEYED_EXPORT_FORMAT]),
   userId: z.string().min(1),
   email: z.string(),
   head: z.object({ seq: z.number().int().min(0), hash: z.string(), seal: z.string().default("") }),
-  rows: z.array(
-    z.object({
-      seq: z.number().int().min(1),
-      action: z.string(),
-      keyId: z.string().nullable(),
-      ip: z.string().nullable(),
-      userAgent: z.string().nullable(),
-      details: z.string().nullable(),
-      createdAt: z.iso.datetime(),
-      hash: z.string(),
-    }),
-  ),
+  rows: z.array(exportedRow),
 });
 
 /**
@@ -159,24 +221,34 @@ const exportSchema = z.object({
 export function checkExport(
   text: string,
   key: () => Buffer,
-): { userId: string; email: string; rows: number; keyed: boolean; problem: ChainProblem | null } {
+): { owner: { email: string } | { team: string }; rows: number; keyed: boolean; problem: ChainProblem | null } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new Error("the file is not JSON");
   }
-  const parsed = exportSchema.safeParse(json);
+  const isTeam = (json as { format?: unknown } | null)?.format === TEAM_EXPORT_FORMAT;
+  const parsed = (isTeam ? teamExportSchema : exportSchema).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(
       `the file is not a Keyport activity export (${issue?.path.join(".") || "root"}: ${issue?.message})`,
     );
   }
+  if ("teamId" in parsed.data) {
+    const { teamId, slug, head, rows } = parsed.data;
+    return {
+      owner: { team: slug },
+      rows: rows.length,
+      keyed: true,
+      problem: verifyChain(teamChainId(teamId), rows, head, key()),
+    };
+  }
   const { format, userId, email, head, rows } = parsed.data;
   // A v1 file was exported before the switch: SHA-256 only, as it was checked then.
   const keyed = format === EXPORT_FORMAT;
-  return { userId, email, rows: rows.length, keyed, problem: verifyChain(userId, rows, head, keyed ? key() : null) };
+  return { owner: { email }, rows: rows.length, keyed, problem: verifyChain(userId, rows, head, keyed ? key() : null) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 
-// The activity log as a hash chain, per account. Each row carries its
+// The activity log as a hash chain, per account and per team (teamChainId). Each row carries its
 // sequence number (1, 2, 3...) and a hash of the previous row's hash and its
 // own canonical content; the account row keeps the latest sequence number and
 // hash (the head). So an edited row no longer matches its hash, a removed row
@@ -20,6 +20,17 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 /** What a keyed row's hash and a seal start with; a row without it was hashed before the switch. */
 export const KEYED = "hmac-sha256:";
 
+/**
+ * A chain is named by its owner's id: an account's user id, or "team:" and a
+ * team's id (cuids hold no ":", so the two never meet). The name is in every
+ * row's hash and in the seal, so no row or seal of one chain fits another.
+ */
+export function teamChainId(teamId: string): string {
+  return `team:${teamId}`;
+}
+
+const isTeamChain = (chainId: string) => chainId.startsWith("team:");
+
 export interface ChainedRow {
   seq: number;
   action: string;
@@ -28,6 +39,9 @@ export interface ChainedRow {
   userAgent: string | null;
   details: string | null;
   createdAt: Date | string;
+  /** A team's rows only: who acted (person, operator or report) and in whose name. */
+  actorKind?: string;
+  actorId?: string | null;
 }
 
 export interface ChainHead {
@@ -40,20 +54,26 @@ export interface SealedHead extends ChainHead {
   seal: string;
 }
 
-/** The row's content in one fixed form: a JSON array, its fields in a fixed order, the time in UTC to the millisecond. */
-export function canonicalRow(userId: string, row: ChainedRow): string {
+/**
+ * The row's content in one fixed form: a JSON array, its fields in a fixed
+ * order, the time in UTC to the millisecond. A team's row also holds who
+ * acted: the chain proves who changed a shared key, not only what changed.
+ */
+export function canonicalRow(chainId: string, row: ChainedRow): string {
   const createdAt = new Date(row.createdAt).toISOString();
-  return JSON.stringify([userId, row.seq, row.action, row.keyId, row.ip, row.userAgent, row.details, createdAt]);
+  const fields = [chainId, row.seq, row.action, row.keyId, row.ip, row.userAgent, row.details, createdAt];
+  if (isTeamChain(chainId)) fields.push(row.actorKind ?? null, row.actorId ?? null);
+  return JSON.stringify(fields);
 }
 
 /** A row written before the switch: sha256(previous hash || canonical row), in hex. The first row's previous is "". */
-export function chainHash(previousHash: string, userId: string, row: ChainedRow): string {
-  return createHash("sha256").update(previousHash).update(canonicalRow(userId, row)).digest("hex");
+export function chainHash(previousHash: string, chainId: string, row: ChainedRow): string {
+  return createHash("sha256").update(previousHash).update(canonicalRow(chainId, row)).digest("hex");
 }
 
 /** A row written since the switch: HMAC-SHA256(key, previous hash || canonical row), marked as keyed. */
-export function keyedHash(key: Buffer, previousHash: string, userId: string, row: ChainedRow): string {
-  return KEYED + createHmac("sha256", key).update(previousHash).update(canonicalRow(userId, row)).digest("hex");
+export function keyedHash(key: Buffer, previousHash: string, chainId: string, row: ChainedRow): string {
+  return KEYED + createHmac("sha256", key).update(previousHash).update(canonicalRow(chainId, row)).digest("hex");
 }
 
 /**
@@ -61,14 +81,14 @@ export function keyedHash(key: Buffer, previousHash: string, userId: string, row
  * clear so that a check can tell rows added without the key from a head set
  * back. Its input has another shape than a row's, so no row hash is a seal.
  */
-export function headSeal(key: Buffer, userId: string, head: ChainHead): string {
-  const signed = JSON.stringify(["keyport.activity-head", userId, head.seq, head.hash]);
+export function headSeal(key: Buffer, chainId: string, head: ChainHead): string {
+  const signed = JSON.stringify(["keyport.activity-head", chainId, head.seq, head.hash]);
   return `${KEYED}${head.seq}:${createHmac("sha256", key).update(signed).digest("hex")}`;
 }
 
 /** Whether `seal` is the key's signature of `head`, compared in constant time. */
-export function sealSigns(key: Buffer, userId: string, head: ChainHead, seal: string): boolean {
-  const expected = Buffer.from(headSeal(key, userId, head));
+export function sealSigns(key: Buffer, chainId: string, head: ChainHead, seal: string): boolean {
+  const expected = Buffer.from(headSeal(key, chainId, head));
   const actual = Buffer.from(seal);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
@@ -90,7 +110,7 @@ type StoredRow = ChainedRow & { hash: string };
  * carry a seal made with it (a database, or an export of this release); with
  * none, the chain is checked as before the switch (an older export file).
  */
-export function verifyChain(userId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer | null) {
+export function verifyChain(chainId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer | null) {
   const sorted = [...rows].sort((a, b) => a.seq - b.seq);
   let previous = "";
   let expected = 1;
@@ -108,15 +128,19 @@ export function verifyChain(userId: string, rows: readonly StoredRow[], head: Se
     if (Number.isNaN(new Date(row.createdAt).getTime())) {
       return problem(row.seq, "changed", `row ${row.seq} was changed: its time is not a time`);
     }
+    if (key && isTeamChain(chainId) && !row.hash.startsWith(KEYED)) {
+      // Team chains began after the switch: an unkeyed row in one was written without the key.
+      return problem(row.seq, "changed", `row ${row.seq} was changed: it is not signed with the deployment's key`);
+    }
     if (key && row.hash.startsWith(KEYED)) {
-      if (keyedHash(key, previous, userId, row) !== row.hash) {
+      if (keyedHash(key, previous, chainId, row) !== row.hash) {
         return problem(
           row.seq,
           "changed",
           `row ${row.seq} was changed, or a row before it: its signature no longer matches`,
         );
       }
-    } else if (chainHash(previous, userId, row) !== row.hash) {
+    } else if (chainHash(previous, chainId, row) !== row.hash) {
       return problem(row.seq, "changed", `row ${row.seq} was changed: its content no longer matches its hash`);
     }
     previous = row.hash;
@@ -130,7 +154,7 @@ export function verifyChain(userId: string, rows: readonly StoredRow[], head: Se
   if (head.hash !== previous) {
     return problem(last, "changed", `row ${last} was changed: the head holds another hash for it`);
   }
-  return key ? checkSeal(userId, sorted, head, key) : null;
+  return key ? checkSeal(chainId, sorted, head, key) : null;
 }
 
 /**
@@ -138,7 +162,7 @@ export function verifyChain(userId: string, rows: readonly StoredRow[], head: Se
  * (signed when the account is made); a seal on an earlier row leaves the rows
  * after it unsigned.
  */
-function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer): ChainProblem | null {
+function checkSeal(chainId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer): ChainProblem | null {
   const sealed = new RegExp(`^${KEYED}(\\d+):[0-9a-f]{64}$`).exec(head.seal);
   if (!sealed) {
     // Nothing here tells a chain written before the switch from one rewritten without the key and its seal cleared:
@@ -147,7 +171,7 @@ function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead,
       1,
       "unsigned",
       "the chain carries no signature of the deployment's key: it was written before the switch and never signed, or " +
-        "its signature was removed; read its rows, then sign it with audit:key --email",
+        `its signature was removed; read its rows, then sign it with ${signCommand(chainId)}`,
     );
   }
   const seq = Number(sealed[1]);
@@ -156,7 +180,7 @@ function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead,
     return problem(head.seq + 1, "cut_off", `${cut} removed from the end (the signed head names row ${seq})`);
   }
   const signed = seq === 0 ? { hash: "" } : rows[seq - 1];
-  if (!signed || !sealSigns(key, userId, { seq, hash: signed.hash }, head.seal)) {
+  if (!signed || !sealSigns(key, chainId, { seq, hash: signed.hash }, head.seal)) {
     // Rows up to the last signed one are held by its signature, which passed: the change is after it.
     const lastSigned = rows.slice(0, seq).findLast((row) => row.hash.startsWith(KEYED))?.seq ?? 0;
     const which = lastSigned + 1 === seq ? `row ${seq} was` : `one of rows ${lastSigned + 1} to ${seq} was`;
@@ -177,9 +201,12 @@ function checkSeal(userId: string, rows: readonly StoredRow[], head: SealedHead,
     seq + 1,
     "unsigned",
     `${span} added after the signed row ${seq}, starting without the key (by an instance of the previous release, ` +
-      "or straight into the database); read them, then sign with audit:key --email",
+      `or straight into the database); read them, then sign with ${signCommand(chainId)}`,
   );
 }
+
+/** The operator command that signs this chain once a person has read it. */
+const signCommand = (chainId: string) => (isTeamChain(chainId) ? "audit:key --team" : "audit:key --email");
 
 function problem(seq: number, kind: ChainProblem["problem"], message: string): ChainProblem {
   return { seq, problem: kind, message };

@@ -1,5 +1,5 @@
 import "server-only";
-import { headSeal, keyedHash, sealSigns } from "./audit-chain";
+import { headSeal, keyedHash, sealSigns, teamChainId, type ChainedRow } from "./audit-chain";
 import { auditChainKey } from "./audit-key";
 import type { Db } from "./db";
 import { cleanUserAgent } from "./text";
@@ -12,19 +12,14 @@ export interface Actor {
   /**
    * Who acts: a signed-in person (the default), whose role in the key's team is
    * checked on every change; or the operator CLI or a leak report, acting on the
-   * key's maker's behalf, which no role limits (lib/keys/lifecycle.ts).
+   * key's maker's behalf, which no role limits (lib/keys/lifecycle.ts); or
+   * Keyport itself, recording what it saw (a decoy key's use).
    */
-  kind?: "person" | "operator" | "report";
+  kind?: "person" | "operator" | "report" | "keyport";
 }
 
+/** A person's own account events: in their account's chain, shown on their account page. */
 export type AuditAction =
-  | "key.created"
-  | "key.renamed"
-  | "key.rotated"
-  | "key.revoked"
-  | "key.leaked"
-  | "key.decoy_used"
-  | "key.restricted"
   | "auth.sign_in"
   | "auth.sessions_ended"
   | "auth.account_created"
@@ -33,7 +28,24 @@ export type AuditAction =
   | "auth.two_factor_enabled"
   | "auth.two_factor_disabled";
 
-type Tx = Pick<Db, "auditEvent" | "user">;
+/** A team's events: every change to its keys and its members, in the team's chain. */
+export type TeamAuditAction =
+  | "key.created"
+  | "key.renamed"
+  | "key.rotated"
+  | "key.revoked"
+  | "key.leaked"
+  | "key.decoy_used"
+  | "key.restricted"
+  | "team.chain_started"
+  | "team.created"
+  | "team.renamed"
+  | "team.deleted"
+  | "team.member_added"
+  | "team.role_changed"
+  | "team.member_removed";
+
+type Tx = Pick<Db, "auditEvent" | "user" | "teamAuditEvent" | "team">;
 
 /** For an entry that stands for repeats (a decoy's uses in an hour): when the first happened, and how many so far. */
 export interface Repeats {
@@ -41,37 +53,64 @@ export interface Repeats {
   count: number;
 }
 
+/** A chain's head as its owner's row keeps it. */
+interface Head {
+  auditSeq: number;
+  auditHash: string;
+  auditSeal: string;
+}
+
+/** Where one chain's head lives: the account's row or the team's. */
+interface ChainOwner {
+  chainId: string;
+  /** Takes the next number: a write to the owner's row, whose lock makes writers take turns. */
+  next(): Promise<Head>;
+  setHead(auditHash: string, auditSeal: string): Promise<unknown>;
+}
+
 /**
- * Writes an activity row, chained to the account's previous one with the
- * chain's key (lib/audit-chain.ts), and signs the new head; call it with the
- * transaction client of the change it records, so the row, its hash and the
- * new head commit with the change.
+ * Chains one row after the owner's head with the chain's key
+ * (lib/audit-chain.ts) and signs the new head; the caller stores the row.
  *
  * It signs the new head only when the seal it finds signs the head it found
- * (an account's empty chain is signed when the account is made: sealNewChain). Otherwise someone moved the head without the key:
- * an instance of the previous release, or a person rewriting the chain and
- * clearing its seal. The row is still written and keyed, but the seal stays
- * where it was, so audit:verify names the rows added without the key instead
- * of this row's signature vouching for them (docs/operations.md).
+ * (an empty chain is signed when its account or team is made). Otherwise
+ * someone moved the head without the key: an instance of the previous
+ * release, or a person rewriting the chain and clearing its seal. The row is
+ * still written and keyed, but the seal stays where it was, so audit:verify
+ * names the rows added without the key instead of this row's signature
+ * vouching for them (docs/operations.md).
  */
-export async function recordAudit(
-  tx: Tx,
-  actor: Actor,
-  action: AuditAction,
-  keyId: string | null,
-  details?: object,
-  repeats?: Repeats,
-) {
-  // Taking the next number is a write to the account row: on PostgreSQL its
-  // lock makes concurrent writers take turns (SQLite has one writer anyway),
-  // and (userId, seq) is unique besides, so the chain cannot fork.
-  const head = await tx.user.update({
-    where: { id: actor.userId },
-    data: { auditSeq: { increment: 1 } },
-    select: { auditSeq: true, auditHash: true, auditSeal: true },
-  });
-  const row = {
-    seq: head.auditSeq,
+async function chainRow(owner: ChainOwner, row: Omit<ChainedRow, "seq">) {
+  // The seq is unique per chain besides, so the chain cannot fork.
+  const head = await owner.next();
+  const chained = { ...row, seq: head.auditSeq };
+  const key = auditChainKey();
+  const hash = keyedHash(key, head.auditHash, owner.chainId, chained);
+  const signed = sealSigns(key, owner.chainId, { seq: chained.seq - 1, hash: head.auditHash }, head.auditSeal);
+  await owner.setHead(hash, signed ? headSeal(key, owner.chainId, { seq: chained.seq, hash }) : head.auditSeal);
+  return { ...chained, hash };
+}
+
+const headSelect = { auditSeq: true, auditHash: true, auditSeal: true } as const;
+
+function accountChain(tx: Tx, userId: string): ChainOwner {
+  return {
+    chainId: userId,
+    next: () => tx.user.update({ where: { id: userId }, data: { auditSeq: { increment: 1 } }, select: headSelect }),
+    setHead: (auditHash, auditSeal) => tx.user.update({ where: { id: userId }, data: { auditHash, auditSeal } }),
+  };
+}
+
+function teamChain(tx: Tx, teamId: string): ChainOwner {
+  return {
+    chainId: teamChainId(teamId),
+    next: () => tx.team.update({ where: { id: teamId }, data: { auditSeq: { increment: 1 } }, select: headSelect }),
+    setHead: (auditHash, auditSeal) => tx.team.update({ where: { id: teamId }, data: { auditHash, auditSeal } }),
+  };
+}
+
+function content(actor: Actor, action: string, keyId: string | null, details?: object, repeats?: Repeats) {
+  return {
     action,
     keyId,
     ip: actor.ip,
@@ -79,13 +118,45 @@ export async function recordAudit(
     details: details ? JSON.stringify(details) : null,
     createdAt: repeats?.at ?? new Date(),
   };
-  const key = auditChainKey();
-  const hash = keyedHash(key, head.auditHash, actor.userId, row);
-  const signed = sealSigns(key, actor.userId, { seq: row.seq - 1, hash: head.auditHash }, head.auditSeal);
-  const auditSeal = signed ? headSeal(key, actor.userId, { seq: row.seq, hash }) : head.auditSeal;
-  await tx.user.update({ where: { id: actor.userId }, data: { auditHash: hash, auditSeal } });
+}
+
+/**
+ * Writes one of a person's own account events to their account's chain; call
+ * it with the transaction client of the change it records, so the row, its
+ * hash and the new head commit with the change.
+ */
+export async function recordAudit(
+  tx: Tx,
+  actor: Actor,
+  action: AuditAction,
+  keyId: null,
+  details?: object,
+) {
+  const row = await chainRow(accountChain(tx, actor.userId), content(actor, action, keyId, details));
+  return tx.auditEvent.create({ data: { userId: actor.userId, ...row } });
+}
+
+/**
+ * Writes a team event to the team's chain, with who acted: a person, the
+ * operator CLI or a report (each of the last two in the name of actor.userId).
+ * Call it with the change's transaction client; key changes take the team's
+ * row first (lib/keys/lifecycle.ts lockTeamKeys), which this writes too.
+ */
+export async function recordTeamAudit(
+  tx: Tx,
+  teamId: string,
+  actor: Actor,
+  action: TeamAuditAction,
+  keyId: string | null,
+  details?: object,
+  repeats?: Repeats,
+) {
+  const actorFields = { actorKind: actor.kind ?? "person", actorId: actor.userId };
+  const row = await chainRow(teamChain(tx, teamId), { ...content(actor, action, keyId, details, repeats), ...actorFields });
   // The count is outside the hash: it grows after the entry is chained (lib/keys/decoy.ts).
-  return tx.auditEvent.create({ data: { userId: actor.userId, ...row, hash, count: repeats?.count ?? 1 } });
+  return tx.teamAuditEvent.create({
+    data: { teamId, ...row, actorKind: actorFields.actorKind, actorId: actorFields.actorId, count: repeats?.count ?? 1 },
+  });
 }
 
 /**
@@ -97,4 +168,10 @@ export async function recordAudit(
 export async function sealNewChain(tx: Tx, userId: string) {
   const auditSeal = headSeal(auditChainKey(), userId, { seq: 0, hash: "" });
   await tx.user.update({ where: { id: userId }, data: { auditSeal } });
+}
+
+/** As sealNewChain, for a team's chain, in the transaction that makes the team. */
+export async function sealNewTeamChain(tx: Pick<Db, "team">, teamId: string) {
+  const auditSeal = headSeal(auditChainKey(), teamChainId(teamId), { seq: 0, hash: "" });
+  await tx.team.update({ where: { id: teamId }, data: { auditSeal } });
 }

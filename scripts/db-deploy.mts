@@ -23,6 +23,9 @@
 //    nothing in the database tells them apart (not even which migrations it
 //    says it has: whoever can rewrite the chain can rewrite that table too).
 //    Signing it by routine would launder the last; a person decides.
+// 4. `admin audit:start-team-chains`: each team chain that is empty and
+//    unsigned starts, a personal team's with a row committing to its account
+//    chain's head (lib/audit-chain-start.ts says what it can and cannot tell).
 // Exit codes: 0 done; 3 only the activity log's steps refused (they name the
 // accounts); anything else, a step failed.
 import { execFileSync } from "node:child_process";
@@ -146,3 +149,4 @@ try {
 } catch {
   process.exit(3);
 }
+admin("audit:start-team-chains");

@@ -19,9 +19,20 @@ const ACTION_TEXT: Record<string, string> = {
   "key.leaked": "Key reported leaked",
   "key.decoy_used": "Decoy key used",
   "key.restricted": "Key access changed",
+  "team.chain_started": "Team activity log started",
+  "team.created": "Team created",
+  "team.renamed": "Team renamed",
+  "team.deleted": "Team deleted",
+  "team.member_added": "Member added",
+  "team.role_changed": "Member's role changed",
+  "team.member_removed": "Member removed",
   "auth.sign_in": "Signed in",
   "auth.sessions_ended": "Sessions ended",
   "auth.account_created": "Account created by an operator",
+  "auth.password_changed": "Password changed",
+  "auth.password_reset": "Password reset by email",
+  "auth.two_factor_enabled": "Two-factor sign-in turned on",
+  "auth.two_factor_disabled": "Two-factor sign-in turned off",
 };
 
 const keyLink = (slug: string, id: unknown) =>
@@ -81,6 +92,25 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
       );
     case "key.restricted":
       return <AccessChange before={d.before} after={d.after} />;
+    case "team.chain_started":
+      return <>Earlier changes to these keys are in the account&apos;s own log, which this one continues</>;
+    case "team.created":
+      return <>{`“${String(d.name)}” at /dashboard/${String(d.slug)}`}</>;
+    case "team.renamed":
+      return <>{`“${String(d.from)}” → “${String(d.to)}”`}</>;
+    case "team.deleted":
+      return <>{d.revoked_keys === 1 ? "1 key revoked" : `${String(d.revoked_keys)} keys revoked`}</>;
+    case "team.member_added":
+      return <>{`${String(d.email)} as ${String(d.role)}`}</>;
+    case "team.role_changed":
+      return <>{`${String(d.email)}: ${String(d.from)} → ${String(d.to)}`}</>;
+    case "team.member_removed":
+      return (
+        <>
+          {`${String(d.email)} (${String(d.role)}) ${d.left ? "left" : "was removed"}; `}
+          {d.revoked_keys === 1 ? "1 key of theirs revoked" : `${String(d.revoked_keys)} keys of theirs revoked`}
+        </>
+      );
     case "auth.sessions_ended":
       return <>{d.count === 1 ? "1 session" : `${String(d.count)} sessions`} ended from this device</>;
     default:
@@ -117,11 +147,16 @@ function AccessChange({ before, after }: { before: unknown; after: unknown }) {
   );
 }
 
-/** Who made a change, in a team's log: a member by their address, the operator, or a report (said below). */
+/**
+ * Who made a change, in a team's log: a member by their address, the
+ * operator, or a report (said below). A team's chain says which (actorKind);
+ * a row from before team chains is told by its browser.
+ */
 function actorText(entry: ActivityEntry): string | null {
-  if (REPORTERS[entry.userAgent ?? ""]) return null;
-  if (entry.userAgent === OPERATOR_USER_AGENT) return "By an operator, with the command line";
-  return entry.actorEmail ? `By ${entry.actorEmail}` : null;
+  const kind = entry.actorKind ?? (entry.userAgent === OPERATOR_USER_AGENT ? "operator" : "person");
+  if (REPORTERS[entry.userAgent ?? ""] || kind === "report" || kind === "keyport") return null;
+  if (kind === "operator") return "By an operator, with the command line";
+  return entry.actorEmail ? `By ${entry.actorEmail}` : "By a former member";
 }
 
 export function ActivityList({

@@ -2,10 +2,12 @@ import "server-only";
 import { readFile } from "node:fs/promises";
 import { emailSchema } from "../auth/credentials.schema";
 import { signChains } from "../audit-chain-signing";
-import { backfillChains, checkExport, checkStoredChains } from "../audit-chain-store";
+import { startTeamChains } from "../audit-chain-start";
+import { backfillChains, checkExport, checkStoredChains, checkStoredTeamChains } from "../audit-chain-store";
 import { auditChainKey } from "../audit-key";
 import { db } from "../db";
 import { CheckFailed, required, UsageError, userByEmail, type Flags } from "./command-support";
+import { teamBySlug } from "./team-commands";
 
 // The activity log's hash chain (lib/audit-chain.ts), checked by an operator:
 // from the database, for every account or one, or from an export file
@@ -38,18 +40,35 @@ export async function verifyAuditCommand(flags: Flags) {
       if (error instanceof UsageError) throw error;
       throw new UsageError(`--file: ${(error as Error).message}`);
     }
-    if (checked.problem) throw new CheckFailed(`${flags.file} (${checked.email}): ${checked.problem.message}`);
-    return { ok: true, file: flags.file, email: checked.email, rows: checked.rows, keyed: checked.keyed };
+    const owner = "email" in checked.owner ? checked.owner.email : `team ${checked.owner.team}`;
+    if (checked.problem) throw new CheckFailed(`${flags.file} (${owner}): ${checked.problem.message}`);
+    return { ok: true, file: flags.file, ...checked.owner, rows: checked.rows, keyed: checked.keyed };
+  }
+  if (flags.email !== undefined && flags.team !== undefined) throw new UsageError("--email and --team: give one");
+  const rows = (checks: { rows: number }[]) => checks.reduce((sum, check) => sum + check.rows, 0);
+  if (flags.team !== undefined) {
+    const team = await teamBySlug(flags);
+    const [check] = await checkStoredTeamChains(db, { teamId: team.id });
+    if (check!.problem) throw new CheckFailed(`team ${check!.slug} (${check!.teamId}): ${check!.problem.message}`);
+    return { ok: true, team: check!.slug, rows: check!.rows };
   }
   const only = flags.email === undefined ? undefined : await userByEmail(required(emailSchema, flags.email, "email"));
   const checks = await checkStoredChains(db, only ? { userId: only.id } : undefined);
-  const failed = checks.filter((check) => check.problem);
-  if (failed.length > 0) {
-    throw new CheckFailed(
-      failed.map((check) => `${check.email} (${check.userId}): ${check.problem!.message}`).join("\n"),
-    );
-  }
-  return { ok: true, accounts: checks.length, rows: checks.reduce((sum, check) => sum + check.rows, 0) };
+  // Every team's chain too, unless one account was asked for.
+  const teamChecks = only ? [] : await checkStoredTeamChains(db);
+  const failed = [
+    ...checks.filter((check) => check.problem).map((check) => `${check.email} (${check.userId}): ${check.problem!.message}`),
+    ...teamChecks
+      .filter((check) => check.problem)
+      .map((check) => `team ${check.slug} (${check.teamId}): ${check.problem!.message}`),
+  ];
+  if (failed.length > 0) throw new CheckFailed(failed.join("\n"));
+  return {
+    ok: true,
+    accounts: checks.length,
+    ...(only ? {} : { teams: teamChecks.length }),
+    rows: rows(checks) + rows(teamChecks),
+  };
 }
 
 export async function backfillAuditCommand() {
@@ -65,13 +84,25 @@ export async function backfillAuditCommand() {
 
 /** audit:key: checks every chain (or one's), then signs the heads not signed yet; signs nothing if any chain fails. */
 export async function signAuditCommand(flags: Flags) {
-  const only = flags.email === undefined ? undefined : await userByEmail(required(emailSchema, flags.email, "email"));
-  const { signed, refused } = await signChains(db, auditChainKey(), only ? { userId: only.id } : undefined);
+  if (flags.email !== undefined && flags.team !== undefined) throw new UsageError("--email and --team: give one");
+  const only =
+    flags.team !== undefined
+      ? { teamId: (await teamBySlug(flags)).id }
+      : flags.email !== undefined
+        ? { userId: (await userByEmail(required(emailSchema, flags.email, "email"))).id }
+        : undefined;
+  const { signed, refused } = await signChains(db, auditChainKey(), only);
   if (refused.length > 0) {
     throw new CheckFailed(
       `signed nothing: ${refused.length} chain(s) fail their check (nothing is re-signed; look into each first):\n` +
-        refused.map(({ userId, email, message }) => `${email} (${userId}): ${message}`).join("\n"),
+        refused.map(({ owner, message }) => `${owner}: ${message}`).join("\n"),
     );
   }
-  return { signed_accounts: signed };
+  return { signed_accounts: signed.accounts, signed_teams: signed.teams };
+}
+
+/** audit:start-team-chains (run by db:deploy): starts every team chain that is empty and unsigned. */
+export async function startTeamChainsCommand() {
+  const { personal, other } = await startTeamChains(db);
+  return { started_personal_team_chains: personal, started_other_team_chains: other };
 }

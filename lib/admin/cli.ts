@@ -22,7 +22,7 @@ import { MAX_RATE_LIMIT } from "../keys/restrictions";
 import { envDefaults } from "../env-schema";
 import { USAGE_AGGREGATE_RETENTION_DAYS } from "../maintenance/prune";
 import { USAGE_RANGES } from "../usage/usage-range";
-import { backfillAuditCommand, signAuditCommand, verifyAuditCommand } from "./audit-commands";
+import { backfillAuditCommand, signAuditCommand, startTeamChainsCommand, verifyAuditCommand } from "./audit-commands";
 import {
   addMemberCommand,
   createTeamCommand,
@@ -68,20 +68,26 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         totals, kept ${USAGE_AGGREGATE_RETENTION_DAYS} days, which count every request;
                                         by_ip from the request log, kept USAGE_RETENTION_DAYS
                                         days (default ${envDefaults().USAGE_RETENTION_DAYS}), at most 120 a key and minute
-  audit:verify [--email E]              recomputes every account's activity chain (or one's)
-                                        from the database, with the key derived from
+  audit:verify [--email E | --team SLUG]
+                                        recomputes every account's and team's activity chain
+                                        (or one's) from the database, with the key derived from
                                         ENCRYPTION_KEY; exits 1 naming the first row that was
-                                        changed or removed, or the end cut off
+                                        changed or removed, the end cut off, or a team's key
+                                        with no "created" row
   audit:verify --file F                 the same for an export file (the activity page's JSON),
                                         offline; a signed export needs ENCRYPTION_KEY too
   audit:backfill                        chains activity rows written before the chain existed
                                         (npm run db:deploy runs it after the migrations)
-  audit:key [--email E]                 checks every chain (or one's), then signs the heads
+  audit:key [--email E | --team SLUG]   checks every chain (or one's), then signs the heads
                                         not signed with the key yet, accepting their rows as
                                         they are: read what audit:verify names first. Run it
                                         once after the upgrade to a keyed chain (nothing runs it
                                         for you); signs nothing and exits 1 naming them if any
                                         fails
+  audit:start-team-chains               starts each team chain that is empty and unsigned: a
+                                        personal team's with a row committing to its account
+                                        chain's head, another's empty, signed (npm run db:deploy
+                                        runs it after the migrations)
   accounts:clear-tokens                 empties GitHub's tokens where an account link still holds
                                         them (npm run db:deploy runs it after the migrations)
   sessions:hash-tokens                  stores the SHA-256 of each session's token where only the
@@ -121,6 +127,7 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "audit:verify": verifyAuditCommand,
   "audit:backfill": backfillAuditCommand,
   "audit:key": signAuditCommand,
+  "audit:start-team-chains": startTeamChainsCommand,
   // SQLite has no SHA-256 in SQL: the session_token_hash migration's backfill runs here.
   "sessions:hash-tokens": async () => ({ hashed_sessions: await hashLegacyTokens() }),
   // An instance of the previous release may link an account with GitHub's tokens during a rolling deploy.

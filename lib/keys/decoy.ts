@@ -1,5 +1,5 @@
 import "server-only";
-import { recordAudit } from "../audit";
+import { recordTeamAudit } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
 import { queueMail, utcHour } from "../mail/outbox";
@@ -97,19 +97,20 @@ function byDecoyAndHour(uses: readonly QueuedUse[]): QueuedUse[] {
 }
 
 async function recordHour(tx: Tx, { key, use, at, count }: QueuedUse): Promise<void> {
-  // A write to the account's row first (recordAudit takes it too): on
+  const row = await tx.apiKey.findUnique({
+    where: { id: key.id },
+    select: { label: true, environment: true, teamId: true },
+  });
+  if (!row) return;
+  // A write to the team's row first (recordTeamAudit takes it too): on
   // PostgreSQL two instances recording this decoy's hour take turns, and the
   // second, reading after the first committed, finds its entry; SQLite has
-  // one writer. Nothing to write if the account was deleted since.
-  const { count: accounts } = await tx.user.updateMany({
-    where: { id: key.userId },
-    data: { auditSeq: { increment: 0 } },
-  });
-  if (accounts === 0) return;
+  // one writer.
+  await tx.team.update({ where: { id: row.teamId }, data: { auditSeq: { increment: 0 } } });
   const start = new Date(hourOf(at) * HOUR_MS);
-  const entry = await tx.auditEvent.findFirst({
+  const entry = await tx.teamAuditEvent.findFirst({
     where: {
-      userId: key.userId,
+      teamId: row.teamId,
       keyId: key.publicId,
       action: "key.decoy_used",
       createdAt: { gte: start, lt: new Date(start.getTime() + HOUR_MS) },
@@ -118,17 +119,14 @@ async function recordHour(tx: Tx, { key, use, at, count }: QueuedUse): Promise<v
   });
   if (entry) {
     // The entry stays as chained; only its tally, outside the hash, grows.
-    await tx.auditEvent.update({ where: { id: entry.id }, data: { count: { increment: count } } });
+    await tx.teamAuditEvent.update({ where: { id: entry.id }, data: { count: { increment: count } } });
     return;
   }
-  const row = await tx.apiKey.findUnique({
-    where: { id: key.id },
-    select: { label: true, environment: true, teamId: true },
-  });
-  if (!row) return;
-  await recordAudit(
+  // Keyport itself saw it: nobody of the team acted. The maker is who it is recorded for.
+  await recordTeamAudit(
     tx,
-    { userId: key.userId, ip: use.ip, userAgent: use.userAgent },
+    row.teamId,
+    { userId: key.userId, ip: use.ip, userAgent: use.userAgent, kind: "keyport" },
     "key.decoy_used",
     key.publicId,
     { route: use.route, ...(use.url ? { url: use.url } : {}) },

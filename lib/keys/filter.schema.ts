@@ -23,3 +23,6 @@ export const keyListQuerySchema = z.object({
   page: z.preprocess(single, z.coerce.number().int().min(1).max(100_000).optional().catch(undefined)),
   key: z.preprocess(single, keyIdParam),
 });
+
+/** The account page's query string: the page of its activity; anything else falls back to page 1. */
+export const pageQuerySchema = keyListQuerySchema.pick({ page: true });

@@ -1,5 +1,5 @@
 import "server-only";
-import { recordAudit, type Actor } from "../audit";
+import { recordTeamAudit, type Actor } from "../audit";
 import { db, type Db } from "../db";
 import { getEnv } from "../env";
 import { rateLimits } from "../env-schema";
@@ -176,12 +176,13 @@ async function insertKey(tx: Tx, owners: KeyOwners, input: NewKey, now: Date) {
 /** The replacement's own first activity row, so its page shows where it came from. */
 async function recordReplacementCreated(
   tx: Tx,
+  teamId: string,
   actor: Actor,
   replacementId: string,
   old: { publicId: string; environment: string; label: string },
   via: "rotation" | "leak",
 ) {
-  await recordAudit(tx, actor, "key.created", replacementId, {
+  await recordTeamAudit(tx, teamId, actor, "key.created", replacementId, {
     environment: old.environment,
     label: old.label,
     replaces: old.publicId,
@@ -235,7 +236,7 @@ export async function createKey(
       { ...fields, restrictions, rateLimitByOperator },
       now,
     );
-    await recordAudit(tx, actor, "key.created", row.publicId, {
+    await recordTeamAudit(tx, teamId, actor, "key.created", row.publicId, {
       environment: input.environment,
       label: input.label,
       ...(input.decoy ? { decoy: true } : describeRestrictions(restrictions)),
@@ -254,7 +255,7 @@ export async function renameKey(actor: Actor, publicId: string, label: string): 
     await lockTeamKeys(tx, teamId, new Date());
     const key = await findKeyToChange(tx, actor, teamId, publicId);
     const row = await tx.apiKey.update({ where: { id: key.id }, data: { label }, select: keyViewSelect });
-    await recordAudit(tx, actor, "key.renamed", publicId, { from: key.label, to: label });
+    await recordTeamAudit(tx, teamId, actor, "key.renamed", publicId, { from: key.label, to: label });
     return toKeyView(row);
   });
 }
@@ -296,7 +297,7 @@ export async function updateRestrictions(
       data: { ...toStoredRestrictions(restrictions), rateLimitByOperator },
       select: keyViewSelect,
     });
-    await recordAudit(tx, actor, "key.restricted", publicId, {
+    await recordTeamAudit(tx, teamId, actor, "key.restricted", publicId, {
       before: describeRestrictions(before),
       after: describeRestrictions(restrictions),
     });
@@ -358,12 +359,12 @@ export async function rotateKey(
       data: { successorId: row.id, expiresAt: oldExpiresAt },
     });
     if (count !== 1) throw keyRefused("This key was already rotated and cannot be rotated: use its replacement.");
-    await recordAudit(tx, actor, "key.rotated", publicId, {
+    await recordTeamAudit(tx, teamId, actor, "key.rotated", publicId, {
       replacement: row.publicId,
       old_key_stops_at: oldExpiresAt.toISOString(),
       grace,
     });
-    await recordReplacementCreated(tx, actor, row.publicId, old, "rotation");
+    await recordReplacementCreated(tx, teamId, actor, row.publicId, old, "rotation");
     // To the key's maker, who may not be the one who changed it (an admin, another developer).
     await queueKeyChanged(tx, old.userId, old, "rotated", now);
     return { key: toKeyView(row, now), secret, oldKeyStopsAt: oldExpiresAt };
@@ -388,7 +389,7 @@ export async function revokeKey(
       data: { revokedAt: now, revokedReason: reason },
     });
     if (count !== 1) throw keyRefused("This key is already revoked.");
-    await recordAudit(tx, actor, "key.revoked", publicId, reason ? { reason } : undefined);
+    await recordTeamAudit(tx, teamId, actor, "key.revoked", publicId, reason ? { reason } : undefined);
     await queueKeyChanged(tx, key.userId, key, "revoked", now);
     return toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
   });
@@ -484,7 +485,7 @@ export async function revokeLeaked(
       );
       replacement = { key: toKeyView(row, now), secret };
       successorId = row.id;
-      await recordReplacementCreated(tx, actor, row.publicId, key, "leak");
+      await recordReplacementCreated(tx, teamId, actor, row.publicId, key, "leak");
     }
     const reported = report.source !== "dashboard";
     const { count } = await tx.apiKey.updateMany({
@@ -499,7 +500,7 @@ export async function revokeLeaked(
     if (count !== 1) return { status: "already_revoked" };
     const revoked = toKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect }), now);
     const replacementId = revoked.successor?.id ?? null;
-    await recordAudit(tx, actor, "key.leaked", publicId, {
+    await recordTeamAudit(tx, teamId, actor, "key.leaked", publicId, {
       replacement: replacementId,
       ...(reported ? { source: report.source, url: report.url } : {}),
     });

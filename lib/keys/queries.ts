@@ -64,18 +64,27 @@ export interface ActivityEntry {
   createdAt: Date;
   /** How many times it happened, for an entry that stands for repeats (a decoy's uses in an hour). */
   count: number;
-  /** The account whose chain holds it: who made the change (or, for the operator and reports, whose key it was). */
+  /**
+   * Who acted, from a team's chain: a person, the operator CLI, a report or
+   * Keyport itself; null for a row from before team chains, in an account's
+   * chain (its browser says whether the operator or a report made it).
+   */
+  actorKind: string | null;
+  /** The person who acted (or, for the operator and reports, in whose name), when their account is still there. */
   actorEmail: string | null;
 }
 
+type Where<T> = T extends { findMany(args: { where?: infer W }): unknown } ? W : never;
+
 /**
- * A team's activity, newest first, optionally for one of its keys: every change
- * to the team's keys, whoever made it (each row stays in its author's chain
- * until the team chain lands), and, in a personal team, the account's own
- * sign-ins and settings as before.
+ * A team's activity, newest first, optionally for one of its keys: its own
+ * chain (every change to its keys and members, by whoever made it), and the
+ * changes to its keys made before teams had chains, which stay in their
+ * authors' account chains. A person's own account events are on their
+ * account page (listAccountActivity).
  */
 export async function listActivity(
-  team: { id: string; personalOfId: string | null },
+  team: { id: string },
   options: { keyId?: string | undefined; page?: number | undefined; pageSize?: number | undefined } = {},
 ) {
   const keyIds = options.keyId
@@ -83,22 +92,42 @@ export async function listActivity(
       ? [options.keyId]
       : []
     : (await db.apiKey.findMany({ where: { teamId: team.id }, select: { publicId: true } })).map((k) => k.publicId);
-  const where = {
-    OR: [
-      { keyId: { in: keyIds } },
-      ...(team.personalOfId && !options.keyId ? [{ userId: team.personalOfId, keyId: null }] : []),
-    ],
-  };
-  const total = await db.auditEvent.count({ where });
+  const teamWhere: Where<typeof db.teamAuditEvent> = options.keyId
+    ? { teamId: team.id, keyId: keyIds[0] ?? "" }
+    : { teamId: team.id };
+  const earlierWhere: Where<typeof db.auditEvent> = { keyId: { in: keyIds } };
+  const [teamTotal, earlierTotal] = await Promise.all([
+    db.teamAuditEvent.count({ where: teamWhere }),
+    db.auditEvent.count({ where: earlierWhere }),
+  ]);
+  const total = teamTotal + earlierTotal;
   const { page, pageCount, skip, take } = pageOf(total, options.page, options.pageSize ?? ACTIVITY_PAGE_SIZE);
-  const rows = await db.auditEvent.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip,
-    take,
-    include: { user: { select: { email: true } } },
-  });
-  const items: ActivityEntry[] = rows.map((row) => ({
+  // The page's rows are among the first skip + take of each, newest first: merged, then cut.
+  const newest = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+  const [teamRows, earlierRows] = await Promise.all([
+    // In one chain, the order rows were chained in (two rows of one change share their time).
+    db.teamAuditEvent.findMany({
+      where: teamWhere,
+      orderBy: [{ createdAt: "desc" }, { seq: "desc" }],
+      take: skip + take,
+    }),
+    earlierTotal === 0
+      ? []
+      : db.auditEvent.findMany({
+          where: earlierWhere,
+          orderBy: newest,
+          take: skip + take,
+          include: { user: { select: { email: true } } },
+        }),
+  ]);
+  const actorIds = [...new Set(teamRows.map((row) => row.actorId).filter((id): id is string => id !== null))];
+  const emails = new Map(
+    (await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } })).map((user) => [
+      user.id,
+      user.email,
+    ]),
+  );
+  const entry = (row: (typeof teamRows)[number] | (typeof earlierRows)[number]): ActivityEntry => ({
     id: row.id,
     action: row.action,
     keyId: row.keyId,
@@ -107,7 +136,39 @@ export async function listActivity(
     details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
     createdAt: row.createdAt,
     count: row.count,
-    actorEmail: row.user.email,
+    actorKind: "actorKind" in row ? row.actorKind : null,
+    actorEmail: "user" in row ? row.user.email : row.actorId ? (emails.get(row.actorId) ?? null) : null,
+  });
+  const items = [...teamRows, ...earlierRows]
+    .map(entry)
+    // A stable sort by time alone keeps each list's own order among rows of the same time.
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+    .slice(skip, skip + take);
+  return { items, page, pageCount, total } satisfies Page<ActivityEntry>;
+}
+
+/** A person's own account events (sign-ins, sessions, password, two-factor), newest first: their account page. */
+export async function listAccountActivity(userId: string, options: { page?: number | undefined } = {}) {
+  const where = { userId, keyId: null };
+  const total = await db.auditEvent.count({ where });
+  const { page, pageCount, skip, take } = pageOf(total, options.page, ACTIVITY_PAGE_SIZE);
+  const rows = await db.auditEvent.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip,
+    take,
+  });
+  const items: ActivityEntry[] = rows.map((row) => ({
+    id: row.id,
+    action: row.action,
+    keyId: null,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+    createdAt: row.createdAt,
+    count: row.count,
+    actorKind: null,
+    actorEmail: null,
   }));
   return { items, page, pageCount, total } satisfies Page<ActivityEntry>;
 }
@@ -155,12 +216,22 @@ export async function decoyUses(teamId: string, keyIds: string[]): Promise<Map<s
   const ofTeam = await db.apiKey.findMany({ where: { teamId, publicId: { in: keyIds } }, select: { publicId: true } });
   keyIds = ofTeam.map((key) => key.publicId);
   if (keyIds.length === 0) return uses;
-  const rows = await db.auditEvent.findMany({
-    where: { action: "key.decoy_used", keyId: { in: keyIds } },
-    orderBy: { seq: "desc" },
-    take: 1_000,
-    select: { keyId: true, createdAt: true, ip: true, count: true },
-  });
+  // The team's chain, and the alerts recorded in its makers' account chains before teams had chains.
+  const select = { keyId: true, createdAt: true, ip: true, count: true } as const;
+  const rows = [
+    ...(await db.teamAuditEvent.findMany({
+      where: { teamId, action: "key.decoy_used", keyId: { in: keyIds } },
+      orderBy: { createdAt: "desc" },
+      take: 1_000,
+      select,
+    })),
+    ...(await db.auditEvent.findMany({
+      where: { action: "key.decoy_used", keyId: { in: keyIds } },
+      orderBy: { createdAt: "desc" },
+      take: 1_000,
+      select,
+    })),
+  ].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   for (const row of rows) {
     const seen = uses.get(row.keyId!);
     if (seen) seen.count += row.count;

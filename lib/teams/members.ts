@@ -1,5 +1,5 @@
 import "server-only";
-import { recordAudit, type Actor } from "../audit";
+import { recordTeamAudit, sealNewTeamChain, type Actor } from "../audit";
 import { db, type Db } from "../db";
 import { DomainError } from "../domain-error";
 import { log } from "../log";
@@ -35,6 +35,12 @@ async function lockTeam(tx: Tx, teamId: string) {
 export type MemberActor = Actor;
 
 /** The acting person's membership under the lock, with the permission the change needs; the operator passes. */
+/** A member, as the team's activity names them: by id, and by the address they had then. */
+async function memberDetails(tx: Tx, userId: string) {
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+  return { user_id: userId, email: user?.email ?? null };
+}
+
 async function authorise(tx: Tx, actor: MemberActor, teamId: string, needs: (member: TeamMember) => void) {
   if ((actor.kind ?? "person") !== "person") return;
   const member = await memberById(actor.userId, teamId, tx);
@@ -85,6 +91,8 @@ export async function createTeam(
       select: { id: true, slug: true, name: true },
     });
     await tx.membership.create({ data: { teamId: made.id, userId: actor.userId, role: "owner" } });
+    await sealNewTeamChain(tx, made.id);
+    await recordTeamAudit(tx, made.id, actor, "team.created", null, { name: made.name, slug: made.slug });
     return made;
   });
   log.info("team.created", { user_id: actor.userId, team_id: team.id });
@@ -98,7 +106,10 @@ export async function renameTeam(actor: MemberActor, teamId: string, name: strin
   await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
     await authorise(tx, actor, teamId, (member) => requirePermission(member, "team.rename"));
+    const before = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true } });
+    if (before.name === parsed.data) return;
     await tx.team.update({ where: { id: teamId }, data: { name: parsed.data } });
+    await recordTeamAudit(tx, teamId, actor, "team.renamed", null, { from: before.name, to: parsed.data });
   });
   log.info("team.renamed", { team_id: teamId, user_id: actor.userId });
   return parsed.data;
@@ -148,6 +159,7 @@ export async function addMember(actor: MemberActor, teamId: string, userId: stri
     if (await memberById(userId, teamId, tx)) throw refused("That person is already a member of this team.", "email");
     if (role === "owner") await refuseOverOwnedTeams(tx, userId, teamId, "role");
     await tx.membership.create({ data: { teamId, userId, role } });
+    await recordTeamAudit(tx, teamId, actor, "team.member_added", null, { ...(await memberDetails(tx, userId)), role });
     const added = await memberById(userId, teamId, tx);
     await queueMembershipChanged(tx, added!.team, userId, "added", role, new Date());
   });
@@ -175,8 +187,14 @@ export async function setRole(actor: MemberActor, teamId: string, userId: string
     if (target.role === "owner" && role !== "owner" && (await otherOwners(tx, teamId, userId)) === 0) {
       throw refused("A team always has an owner: make someone else an owner first.", "role");
     }
+    if (target.role === role) return;
     await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
-    if (target.role !== role) await queueMembershipChanged(tx, target.team, userId, "role_changed", role, new Date());
+    await recordTeamAudit(tx, teamId, actor, "team.role_changed", null, {
+      ...(await memberDetails(tx, userId)),
+      from: target.role,
+      to: role,
+    });
+    await queueMembershipChanged(tx, target.team, userId, "role_changed", role, new Date());
   });
   log.info("team.role_changed", { team_id: teamId, user_id: userId, role });
 }
@@ -220,9 +238,15 @@ export async function removeMember(actor: MemberActor, teamId: string, userId: s
         where: { id: key.id, revokedAt: null },
         data: { revokedAt: now, revokedReason: LEFT_TEAM_REASON },
       });
-      if (count === 1) await recordAudit(tx, actor, "key.revoked", key.publicId, { reason: LEFT_TEAM_REASON });
+      if (count === 1) await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason: LEFT_TEAM_REASON });
     }
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
+    await recordTeamAudit(tx, teamId, actor, "team.member_removed", null, {
+      ...(await memberDetails(tx, userId)),
+      role: target.role,
+      left: leaving,
+      revoked_keys: keys.length,
+    });
     await queueMembershipChanged(tx, target.team, userId, "removed", null, now);
     return keys.map((key) => key.publicId);
   });
@@ -263,13 +287,14 @@ export async function deleteTeam(actor: MemberActor, teamId: string, confirmSlug
         where: { id: key.id, revokedAt: null },
         data: { revokedAt: now, revokedReason: TEAM_DELETED_REASON },
       });
-      if (count === 1) await recordAudit(tx, actor, "key.revoked", key.publicId, { reason: TEAM_DELETED_REASON });
+      if (count === 1) await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason: TEAM_DELETED_REASON });
     }
     const members = await tx.membership.findMany({ where: { teamId }, select: { userId: true } });
     for (const { userId } of members) {
       await queueMembershipChanged(tx, team, userId, "deleted", null, now);
     }
     await tx.membership.deleteMany({ where: { teamId } });
+    await recordTeamAudit(tx, teamId, actor, "team.deleted", null, { revoked_keys: keys.length });
     return keys.map((key) => key.publicId);
   });
   log.info("team.deleted", { team_id: teamId, user_id: actor.userId, revoked_keys: revoked.length });

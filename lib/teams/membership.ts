@@ -93,12 +93,13 @@ export async function personalTeamOf(userId: string, client: Tx = db): Promise<T
 
 /**
  * What a member's view of the team's activity shows: who made each change, in a team with members; and where it
- * came from (address, browser), to the person themselves in their personal team and to those who manage members.
+ * came from (address, browser), to the person themselves in their personal team and to roles with activity.origin,
+ * who may also download the team's chain.
  */
 export function activityShown(member: TeamMember): { showActor: boolean; showOrigin: boolean } {
   return {
     showActor: !member.team.personal,
-    showOrigin: member.team.personal || can(member.role, "members.manage"),
+    showOrigin: member.team.personal || can(member.role, "activity.origin"),
   };
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { sealNewTeamChain } from "../audit";
 import type { Db } from "../db";
 
 // Every account has a personal team, made in the transaction that makes the
@@ -20,6 +21,7 @@ export async function createPersonalTeam(tx: Tx, userId: string): Promise<{ id: 
     select: { id: true, slug: true },
   });
   await tx.membership.create({ data: { teamId: team.id, userId, role: "owner" } });
+  await sealNewTeamChain(tx, team.id);
   return team;
 }
 

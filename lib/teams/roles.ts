@@ -1,8 +1,6 @@
-// The roles of a team and what each may do: the one table that the action
-// wrapper (lib/web/define-action.ts), the dashboard's disabled controls, the
-// docs' permission matrix and a generated test will all read (teams issue).
-// NOT ENFORCED YET: nothing reads it until the team pages and the membership
-// check land; today every team is a personal one with its owner alone in it.
+// The roles of a team and what each may do: the one table that the domain's
+// checks (lib/teams, lib/keys/lifecycle.ts), the dashboard's disabled
+// controls, the docs' permission matrix and a generated test all read.
 // Pure data and two functions: no database, no framework.
 
 export const ROLES = ["viewer", "developer", "admin", "owner"] as const;
@@ -17,6 +15,8 @@ export const PERMISSIONS = {
   "keys.manage_dev": "Rename, rotate, revoke and edit the access of any development key",
   "keys.manage_own_prod": "Rename, rotate, revoke and edit the access of production keys they created",
   "keys.manage_any_prod": "Rename, rotate, revoke and edit the access of any production key",
+  "activity.origin":
+    "See where each change came from (address and browser), and download the activity log with its hashes",
   "members.view": "See the team's members and their roles",
   "members.manage": "Add and remove members, and change roles, other than owners",
   "members.manage_owners": "Add, remove, promote and demote owners",
@@ -33,7 +33,7 @@ const DEVELOPER: readonly Permission[] = [
   "keys.manage_dev",
   "keys.manage_own_prod",
 ];
-const ADMIN: readonly Permission[] = [...DEVELOPER, "keys.manage_any_prod", "members.manage"];
+const ADMIN: readonly Permission[] = [...DEVELOPER, "keys.manage_any_prod", "activity.origin", "members.manage"];
 const OWNER: readonly Permission[] = [...ADMIN, "members.manage_owners", "team.rename", "team.delete"];
 
 /** The table: each role's permissions. */

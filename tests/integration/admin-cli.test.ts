@@ -182,7 +182,7 @@ describe("npm run admin: key restrictions", () => {
   const owner = `restricted-${Date.now()}@example.com`;
   const keyRow = (label: string) => db.apiKey.findFirstOrThrow({ where: { label, user: { email: owner } } });
   const auditDetails = async (keyId: string, action: string) => {
-    const events = await db.auditEvent.findMany({ where: { keyId, action }, orderBy: { createdAt: "asc" } });
+    const events = await db.teamAuditEvent.findMany({ where: { keyId, action }, orderBy: { createdAt: "asc" } });
     return events.map((event) => ({ userAgent: event.userAgent, details: JSON.parse(event.details!) as unknown }));
   };
   const create = (label: string, ...flags: string[]) =>
@@ -310,7 +310,11 @@ describe("npm run admin: key restrictions", () => {
     expect((await create("untouched", "--scopes", "read-only", "--allow-ip", "198.51.100.0/24")).code).toBe(0);
     const before = await keyRow("untouched");
     const user = await db.user.findUniqueOrThrow({ where: { email: owner } });
-    const auditCount = await db.auditEvent.count({ where: { userId: user.id } });
+    // Rows in the person's account chain and in any team's chain in their name.
+    const rowsOf = async (userId: string) =>
+      (await db.auditEvent.count({ where: { userId } })) +
+      (await db.teamAuditEvent.count({ where: { actorId: userId } }));
+    const auditCount = await rowsOf(user.id);
     const cases: [string[], RegExp][] = [
       [
         ["--scopes", "catalog:write"],
@@ -349,7 +353,7 @@ describe("npm run admin: key restrictions", () => {
     }
     expect(await keyRow("untouched")).toEqual(before);
     expect(await db.apiKey.count({ where: { label: "refused" } })).toBe(0);
-    expect(await db.auditEvent.count({ where: { userId: user.id } })).toBe(auditCount);
+    expect(await rowsOf(user.id)).toBe(auditCount);
   });
 
   it("key:list shows each key's scopes, allowlist and rate limit", async () => {

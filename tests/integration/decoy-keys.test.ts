@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { PEER_IP_HEADER } from "@/lib/auth/client-ip";
-import { checkStoredChains } from "@/lib/audit-chain-store";
+import { checkStoredTeamChains } from "@/lib/audit-chain-store";
 import { db } from "@/lib/db";
 import { recordDecoyUses } from "@/lib/keys/decoy";
 import { generateApiKey } from "@/lib/keys/format";
@@ -36,7 +36,7 @@ async function answer(response: Response) {
   return { status: response.status, headers, body };
 }
 
-const alerts = (userId: string) => db.auditEvent.findMany({ where: { userId, action: "key.decoy_used" } });
+const alerts = (userId: string) => db.teamAuditEvent.findMany({ where: { actorId: userId, action: "key.decoy_used" } });
 const sum = (rows: { count: number }[]) => rows.reduce((total, row) => total + row.count, 0);
 
 describe("a decoy key", () => {
@@ -96,7 +96,8 @@ describe("a decoy key", () => {
       count: 50,
     });
     // The tally is outside the hash: the chain still verifies.
-    expect(await checkStoredChains(db, { userId: owner.userId })).toMatchObject([{ rows: 2, problem: null }]);
+    const teamId = await personalTeamId(owner.userId);
+    expect(await checkStoredTeamChains(db, { teamId })).toMatchObject([{ rows: 2, problem: null }]);
   });
 
   it("keeps one entry per decoy and hour when writers race, and starts a new one in the next hour", async () => {
@@ -128,7 +129,9 @@ describe("a decoy key", () => {
     expect(byKey(decoy.key.id).sort()).toEqual([30, 4]);
     expect(byKey(other.key.id)).toEqual([10]);
     expect(await db.mailMessage.count({ where: { kind: "decoy_key_used", subject: decoy.key.id } })).toBe(2);
-    expect(await checkStoredChains(db, { userId: owner.userId })).toMatchObject([{ problem: null }]);
+    expect(await checkStoredTeamChains(db, { teamId: await personalTeamId(owner.userId) })).toMatchObject([
+      { problem: null },
+    ]);
   });
 
   it("cannot be rotated or reported leaked, which would disarm it, and stays a decoy when revoked", async () => {
@@ -147,7 +150,7 @@ describe("a decoy key", () => {
     const after = await db.apiKey.findUniqueOrThrow({ where: { publicId: decoy.key.id } });
     expect(after).toMatchObject({ revokedAt: null, revokedReason: null, successorId: null, version: before.version });
     expect(await db.apiKey.count({ where: { userId: owner.userId } })).toBe(1);
-    expect(await db.auditEvent.count({ where: { userId: owner.userId, action: "key.leaked" } })).toBe(0);
+    expect(await db.teamAuditEvent.count({ where: { actorId: owner.userId, action: "key.leaked" } })).toBe(0);
     expect(await mails()).toBe(mailsBefore);
     // Still armed: a use raises its alert.
     await testGate()(call("/api/v1/models", decoy.secret));

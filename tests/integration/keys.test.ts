@@ -93,10 +93,10 @@ describe("creating keys", () => {
     // When the grace periods end, there is room again.
     await expect(createKey(actor, devKey("after the grace"), new Date(Date.now() + 25 * HOUR))).resolves.toBeTruthy();
     // 99 created, the rotations' and the leak's replacements record their own creation, and the last one.
-    expect(await db.auditEvent.count({ where: { userId: actor.userId, action: "key.created" } })).toBe(
+    expect(await db.teamAuditEvent.count({ where: { actorId: actor.userId, action: "key.created" } })).toBe(
       ACTIVE_KEY_CAP + 3,
     );
-    const created = await db.auditEvent.findFirstOrThrow({ where: { keyId: replacement.id } });
+    const created = await db.teamAuditEvent.findFirstOrThrow({ where: { keyId: replacement.id } });
     expect(created.action).toBe("key.created");
     expect(JSON.parse(created.details!)).toEqual({
       environment: "dev",
@@ -355,6 +355,7 @@ describe("storage", () => {
         db.authAttempt.findMany(),
         db.apiKey.findMany(),
         db.auditEvent.findMany(),
+        db.teamAuditEvent.findMany(),
       ]),
     );
     for (const secret of secrets) {

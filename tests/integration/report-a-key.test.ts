@@ -61,7 +61,7 @@ describe("reporting a key found in public", () => {
       leakUrl: "https://pastebin.example/abc",
       successorId: null,
     });
-    const audit = await db.auditEvent.findFirstOrThrow({ where: { userId: live.actor.userId, action: "key.leaked" } });
+    const audit = await db.teamAuditEvent.findFirstOrThrow({ where: { actorId: live.actor.userId, action: "key.leaked" } });
     expect(audit.userAgent).toBe("public-report");
     expect(await db.mailMessage.count({ where: { kind: "key_reported_leaked", subject: live.key.id } })).toBe(1);
     // The revoked key stays as its owner left it.
@@ -73,7 +73,7 @@ describe("reporting a key found in public", () => {
     for (const pasted of [live.secret, revoked.secret, madeUp]) {
       expect(JSON.stringify(attempts)).not.toContain(pasted);
       expect(logged.join("\n")).not.toContain(pasted);
-      expect(JSON.stringify(await db.auditEvent.findMany({ where: { userId: live.actor.userId } }))).not.toContain(
+      expect(JSON.stringify(await db.teamAuditEvent.findMany({ where: { actorId: live.actor.userId } }))).not.toContain(
         pasted,
       );
     }
@@ -126,7 +126,7 @@ describe("reporting a key found in public", () => {
     await settleAfterWork();
     const redacted = "https://pastebin.example/raw/abc?token=sk_prod_[redacted]&backup=sk_dev_[redacted]";
     expect((await db.apiKey.findUniqueOrThrow({ where: { publicId: live.key.id } })).leakUrl).toBe(redacted);
-    const audit = await db.auditEvent.findFirstOrThrow({ where: { userId: live.actor.userId, action: "key.leaked" } });
+    const audit = await db.teamAuditEvent.findFirstOrThrow({ where: { actorId: live.actor.userId, action: "key.leaked" } });
     expect(JSON.parse(audit.details!)).toMatchObject({ source: "public-report", url: redacted });
     const mail = await db.mailMessage.findFirstOrThrow({
       where: { kind: "key_reported_leaked", subject: live.key.id },

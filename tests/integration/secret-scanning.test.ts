@@ -94,7 +94,7 @@ describe("a correctly signed report", () => {
     });
     expect(row.revokedAt).not.toBeNull();
     expect(await db.apiKey.count({ where: { userId } })).toBe(1);
-    const audit = await db.auditEvent.findFirstOrThrow({ where: { userId, action: "key.leaked" } });
+    const audit = await db.teamAuditEvent.findFirstOrThrow({ where: { actorId: userId, action: "key.leaked" } });
     expect(audit).toMatchObject({ keyId: key.id, ip: null, userAgent: "secret-scanning" });
     expect(JSON.parse(audit.details!)).toMatchObject({ source: "secret-scanning", url: row.leakUrl });
     // The owner is told, for a key of either environment.
@@ -137,7 +137,7 @@ describe("a correctly signed report", () => {
     expect(await response.json()).toEqual([
       { token_hash: tokenHash(decoy.secret), token_type: "keyport_api_key", label: "true_positive" },
     ]);
-    const alerts = await db.auditEvent.findMany({ where: { userId: user.id, action: "key.decoy_used" } });
+    const alerts = await db.teamAuditEvent.findMany({ where: { actorId: user.id, action: "key.decoy_used" } });
     expect(alerts).toHaveLength(1);
     expect(JSON.parse(alerts[0]!.details!)).toEqual({
       route: "GitHub secret-scanning report",
@@ -160,7 +160,7 @@ describe("a correctly signed report", () => {
     for (let i = 0; i < 3; i++) expect((await report(body)).status).toBe(200);
     const twice = JSON.stringify([match(decoy.secret), match(decoy.secret, "https://github.com/x/y/blob/main/b.env")]);
     expect((await report(twice)).status).toBe(200);
-    const alerts = await db.auditEvent.findMany({ where: { userId: user.id, action: "key.decoy_used" } });
+    const alerts = await db.teamAuditEvent.findMany({ where: { actorId: user.id, action: "key.decoy_used" } });
     expect(alerts).toHaveLength(1);
     expect(alerts[0]!.count).toBe(5);
     expect(await db.mailMessage.count({ where: { kind: "decoy_key_used", subject: decoy.key.id } })).toBe(1);
@@ -172,13 +172,13 @@ describe("a correctly signed report", () => {
     const body = JSON.stringify([match(secret)]);
     await report(body);
     const after = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } });
-    const auditCount = await db.auditEvent.count({ where: { userId } });
+    const auditCount = await db.teamAuditEvent.count({ where: { actorId: userId } });
     const second = await report(body);
     expect(await second.json()).toEqual([
       { token_hash: tokenHash(secret), token_type: "keyport_api_key", label: "true_positive" },
     ]);
     expect(await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } })).toEqual(after);
-    expect(await db.auditEvent.count({ where: { userId } })).toBe(auditCount);
+    expect(await db.teamAuditEvent.count({ where: { actorId: userId } })).toBe(auditCount);
   });
 });
 

@@ -358,7 +358,7 @@ describe("a departure", () => {
     expect([await call(theirs.secret), await call(ownersKey.secret), await call(personal.secret)]).toEqual([
       401, 200, 200,
     ]);
-    const audit = await db.auditEvent.findFirstOrThrow({ where: { keyId: theirs.key.id, action: "key.revoked" } });
+    const audit = await db.teamAuditEvent.findFirstOrThrow({ where: { keyId: theirs.key.id, action: "key.revoked" } });
     expect(JSON.parse(audit.details!)).toEqual({ reason: LEFT_TEAM_REASON });
     expect(await db.membership.count({ where: { teamId: team.id, userId: people.leaver!.id } })).toBe(0);
   });
@@ -400,7 +400,7 @@ describe("a departure", () => {
 });
 
 describe("a team's activity", () => {
-  it("lists every member's changes to the team's keys, and each account's chain still verifies", async () => {
+  it("is the team's own chain: every change to its keys and members, who made it, and audit:verify --team checks it", async () => {
     const { team, people } = await teamWith({ owner: "owner", admin: "admin", dev: "developer" });
     const made = await createKey(person(people.dev!.id), {
       label: "dev's prod key",
@@ -408,32 +408,65 @@ describe("a team's activity", () => {
       expiresAt: null,
       teamId: team.id,
     });
-    // The admin rotates it: the replacement is the admin's (they were shown its secret), its rows in their chain.
+    // The admin rotates it: the replacement is the admin's (they were shown its secret).
     const rotated = await rotateKey(person(people.admin!.id), made.key.id, "now");
     expect(await db.apiKey.findUniqueOrThrow({ where: { publicId: rotated.key.id } })).toMatchObject({
       userId: people.admin!.id,
       teamId: team.id,
     });
-    const row = await db.team.findUniqueOrThrow({ where: { id: team.id }, select: { id: true, personalOfId: true } });
-    const activity = await listActivity(row);
-    expect(activity.items.map((entry) => [entry.action, entry.keyId]).toSorted()).toEqual(
-      [
-        ["key.created", made.key.id],
-        ["key.created", rotated.key.id],
-        ["key.rotated", made.key.id],
-      ].toSorted(),
-    );
-    // Each entry names who made it.
-    expect(activity.items.find((entry) => entry.action === "key.rotated")?.actorEmail).toBe(people.admin!.email);
+    await setRole(person(people.owner!.id), team.id, people.dev!.id, "viewer");
+    const activity = await listActivity(team);
     expect(
-      activity.items.find((entry) => entry.keyId === made.key.id && entry.action === "key.created")?.actorEmail,
-    ).toBe(people.dev!.email);
-    // Nothing of the members' own accounts (sign-ins and the like) is in a team's activity.
-    expect(activity.items.every((entry) => entry.keyId !== null)).toBe(true);
-    for (const who of ["owner", "admin", "dev"]) {
-      const checked = await admin(["audit:verify", "--email", people[who]!.email]);
-      expect(checked.code, `${who}: ${checked.stderr}`).toBe(0);
-    }
+      activity.items.map((entry) => [entry.action, entry.keyId, entry.actorKind, entry.actorEmail]).reverse(),
+    ).toEqual([
+      ["team.created", null, "operator", people.owner!.email],
+      ["team.member_added", null, "operator", people.admin!.email],
+      ["team.member_added", null, "operator", people.dev!.email],
+      ["key.created", made.key.id, "person", people.dev!.email],
+      ["key.rotated", made.key.id, "person", people.admin!.email],
+      ["key.created", rotated.key.id, "person", people.admin!.email],
+      ["team.role_changed", null, "person", people.owner!.email],
+    ]);
+    expect(activity.items[0]!.details).toEqual({
+      user_id: people.dev!.id,
+      email: people.dev!.email,
+      from: "developer",
+      to: "viewer",
+    });
+    // The rows are the team's chain, 1 to 7; the members' account chains hold none of them.
+    const rows = await db.teamAuditEvent.findMany({ where: { teamId: team.id }, orderBy: { seq: "asc" } });
+    expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(await db.auditEvent.count({ where: { keyId: { in: [made.key.id, rotated.key.id] } } })).toBe(0);
+    const slug = (await db.team.findUniqueOrThrow({ where: { id: team.id } })).slug;
+    const verified = await admin(["audit:verify", "--team", slug]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toEqual({ ok: true, team: slug, rows: 7 });
+
+    // Who acted is inside the hash: a row rewritten to name someone else no longer verifies.
+    await db.teamAuditEvent.update({ where: { id: rows[5]!.id }, data: { actorId: people.owner!.id } });
+    const forged = await admin(["audit:verify", "--team", slug]);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toContain(`team ${slug}`);
+    expect(forged.stderr).toContain("row 6 was changed");
+    await db.teamAuditEvent.update({ where: { id: rows[5]!.id }, data: { actorId: people.admin!.id } });
+    expect((await admin(["audit:verify", "--team", slug])).code).toBe(0);
+
+    // A key's creation cut off the end (the head and its seal put back): the key is named.
+    const head = await db.team.findUniqueOrThrow({
+      where: { id: team.id },
+      select: { auditSeq: true, auditHash: true, auditSeal: true },
+    });
+    const hidden = await createKey(person(people.admin!.id), {
+      label: "hidden",
+      environment: "dev",
+      expiresAt: null,
+      teamId: team.id,
+    });
+    await db.teamAuditEvent.deleteMany({ where: { teamId: team.id, seq: { gt: head.auditSeq } } });
+    await db.team.update({ where: { id: team.id }, data: head });
+    const cut = await admin(["audit:verify", "--team", slug]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toContain(`key ${hidden.key.id} has no "created" row in this team's log`);
   });
 });
 

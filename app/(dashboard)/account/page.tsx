@@ -4,6 +4,11 @@ import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { EndOtherSessionsButton, EndSessionButton } from "@/components/account/session-buttons";
 import { Badge } from "@/components/ui/badge";
 import { Timestamp } from "@/components/ui/timestamp";
+import { ActivityList } from "@/components/activity/activity-list";
+import { Pagination } from "@/components/pagination";
+import { listAccountActivity } from "@/lib/keys/queries";
+import { pageQuerySchema } from "@/lib/keys/filter.schema";
+import { personalTeamOf } from "@/lib/teams/membership";
 import { requirePageSession } from "@/lib/web/guard";
 import { listSessions } from "@/lib/auth/session-store";
 import { twoFactorEnabled } from "@/lib/auth/two-factor/verify";
@@ -12,8 +17,15 @@ import { displayIp } from "@/lib/format-ip";
 
 export const metadata: Metadata = { title: "Account" };
 
-export default async function AccountPage() {
+export default async function AccountPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const current = await requirePageSession("/account");
+  const { page: activityPage } = pageQuerySchema.parse(await searchParams);
+  const activity = await listAccountActivity(current.userId, { page: activityPage });
+  const { team: personal } = await personalTeamOf(current.userId);
   const sessions = await listSessions(current.userId);
   const twoFactorOn = await twoFactorEnabled(current.userId);
   const others = sessions.filter((session) => session.id !== current.id).length;
@@ -86,6 +98,32 @@ export default async function AccountPage() {
             );
           })}
         </ul>
+      </section>
+      <section aria-labelledby="activity-heading" className="mt-8">
+        <h2 id="activity-heading" className="text-xl font-semibold">
+          Account activity
+        </h2>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          Your sign-ins, sessions ended, and password and two-factor changes, newest first; changes to keys are in each
+          team&apos;s activity. Each entry is chained to the one before it by a hash signed with a key only the service
+          holds. {/* A download, not a page: a plain link, not Next's client-side navigation. */}
+          <a href="/dashboard/activity/chain.json" download className="underline">
+            Download your account&apos;s log with its hashes (JSON)
+          </a>
+          .
+        </p>
+        <div className="mt-4">
+          {activity.total === 0 ? (
+            <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
+          ) : (
+            <ActivityList slug={personal.slug} entries={activity.items} now={now} />
+          )}
+        </div>
+        <Pagination
+          page={activity.page}
+          pageCount={activity.pageCount}
+          href={(page) => `/account?${new URLSearchParams({ page: String(page) })}#activity-heading`}
+        />
       </section>
     </>
   );

@@ -11,7 +11,7 @@ import { listActivity } from "@/lib/keys/queries";
 
 export const metadata: Metadata = { title: "Activity" };
 
-// GET /dashboard/[team]/activity: every change to the team's keys, whoever made it.
+// GET /dashboard/[team]/activity: every change to the team's keys and members, whoever made it.
 export default async function ActivityPage({
   params,
   searchParams,
@@ -24,6 +24,7 @@ export default async function ActivityPage({
   const base = activityPath(member.team.slug);
   const query = keyListQuerySchema.parse(await searchParams);
   const activity = await listActivity(member.team, { keyId: query.key, page: query.page });
+  const shown = activityShown(member);
   const pageHref = (page: number) =>
     `${base}?${new URLSearchParams({ ...(query.key ? { key: query.key } : {}), page: String(page) })}`;
 
@@ -42,31 +43,32 @@ export default async function ActivityPage({
             . <Link href={base}>Show all activity</Link>
           </>
         ) : member.team.personal ? (
-          "Every change to your keys, and every sign-in, newest first."
+          <>
+            Every change to your keys, newest first. Your sign-ins and account changes are on your{" "}
+            <Link href="/account#activity-heading">account page</Link>.
+          </>
         ) : (
-          "Every change to this team's keys, by any member, newest first."
+          "Every change to this team's keys and members, by anyone, newest first."
         )}
       </p>
-      {member.team.personal ? (
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-          Each entry is chained to the one before it by a hash signed with a key only the service holds, so a change to
-          the history shows. {/* A download, not a page: a plain link, not Next's client-side navigation. */}
-          <a href="/dashboard/activity/chain.json" download className="underline">
-            Download the whole log with its hashes (JSON)
-          </a>
-          .
-        </p>
-      ) : (
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-          Each entry is chained, with its hash, in the activity log of the member who made the change; each member can
-          download theirs from their personal team&apos;s activity page.
-        </p>
-      )}
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+        Each entry is chained to the one before it by a hash signed with a key only the service holds, so a change to
+        the history shows.{" "}
+        {shown.showOrigin && (
+          <>
+            {/* A download, not a page: a plain link, not Next's client-side navigation. */}
+            <a href={`${base}/chain.json`} download className="underline">
+              Download the whole log with its hashes (JSON)
+            </a>
+            .
+          </>
+        )}
+      </p>
       <div className="mt-6">
         {activity.total === 0 ? (
           <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
         ) : (
-          <ActivityList slug={member.team.slug} {...activityShown(member)} entries={activity.items} />
+          <ActivityList slug={member.team.slug} {...shown} entries={activity.items} />
         )}
       </div>
       <Pagination page={activity.page} pageCount={activity.pageCount} href={pageHref} />

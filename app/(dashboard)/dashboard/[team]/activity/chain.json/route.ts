@@ -1,0 +1,36 @@
+import { exportTeamChain } from "@/lib/audit-chain-store";
+import { db } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import { errorResponse } from "@/lib/errors/error-response";
+import { activityShown, memberBySlug, roleRefusal } from "@/lib/teams/membership";
+import { requireApiSession } from "@/lib/web/guard";
+
+export const dynamic = "force-dynamic";
+
+// GET /dashboard/[team]/activity/chain.json: the team's whole activity chain,
+// each row with its hash and who acted, and the signed head, as a download.
+// An operator checks it offline with the deployment's ENCRYPTION_KEY (npm run
+// -s admin -- audit:verify --file F). It holds every change's address and
+// browser, so it is for those who see them (activity.origin in the roles
+// table); someone outside the team gets the 404 of a team that does not exist.
+// An internal route: it checks the browser session itself and refuses an API key.
+export async function GET(request: Request, { params }: { params: Promise<{ team: string }> }) {
+  const session = await requireApiSession(request);
+  if (session instanceof Response) return session;
+  const baseUrl = getEnv().PUBLIC_BASE_URL;
+  const member = await memberBySlug(session.userId, (await params).team);
+  if (!member) return errorResponse("not_found", { baseUrl, message: "That team was not found." });
+  // A member whose role lacks it: the refusal every action gives a role (a member knows the team is there).
+  if (!activityShown(member).showOrigin) {
+    return errorResponse("invalid_request", { baseUrl, message: roleRefusal(member.role, "activity.origin").message });
+  }
+  const chain = await exportTeamChain(db, member.team.id);
+  return new Response(`${JSON.stringify(chain, null, 2)}\n`, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="keyport-${member.team.slug}-activity-${chain.exportedAt.slice(0, 10)}.json"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
