@@ -32,8 +32,10 @@ const teamRowSelect = { ...rowSelect, actorKind: true, actorId: true } as const;
  * row in the team's chain, so a key made and then hidden that way is found
  * (and so is a key moved in from another team). Keys made before teams had
  * chains have theirs in an account's chain: a personal team's in its owner's,
- * another team's in some member's (an admin's rotation made the replacement
- * in the maker's name, so its row may be in the admin's chain). Other rows cut
+ * another team's in any account's (an admin's rotation made the replacement
+ * in the maker's name, so its row may be in the admin's chain, and the admin
+ * may have left since): a key of that time moved between shared teams by SQL
+ * is not found. Other rows cut
  * that way are not found; an export kept elsewhere is what shows them
  * (docs/security.md).
  */

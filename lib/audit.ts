@@ -125,13 +125,7 @@ function content(actor: Actor, action: string, keyId: string | null, details?: o
  * it with the transaction client of the change it records, so the row, its
  * hash and the new head commit with the change.
  */
-export async function recordAudit(
-  tx: Tx,
-  actor: Actor,
-  action: AuditAction,
-  keyId: null,
-  details?: object,
-) {
+export async function recordAudit(tx: Tx, actor: Actor, action: AuditAction, keyId: null, details?: object) {
   const row = await chainRow(accountChain(tx, actor.userId), content(actor, action, keyId, details));
   return tx.auditEvent.create({ data: { userId: actor.userId, ...row } });
 }
@@ -152,10 +146,19 @@ export async function recordTeamAudit(
   repeats?: Repeats,
 ) {
   const actorFields = { actorKind: actor.kind ?? "person", actorId: actor.userId };
-  const row = await chainRow(teamChain(tx, teamId), { ...content(actor, action, keyId, details, repeats), ...actorFields });
+  const row = await chainRow(teamChain(tx, teamId), {
+    ...content(actor, action, keyId, details, repeats),
+    ...actorFields,
+  });
   // The count is outside the hash: it grows after the entry is chained (lib/keys/decoy.ts).
   return tx.teamAuditEvent.create({
-    data: { teamId, ...row, actorKind: actorFields.actorKind, actorId: actorFields.actorId, count: repeats?.count ?? 1 },
+    data: {
+      teamId,
+      ...row,
+      actorKind: actorFields.actorKind,
+      actorId: actorFields.actorId,
+      count: repeats?.count ?? 1,
+    },
   });
 }
 

@@ -26,7 +26,9 @@ function keyForFile(): Buffer {
 
 export async function verifyAuditCommand(flags: Flags) {
   if (flags.file !== undefined) {
-    if (flags.email !== undefined) throw new UsageError("--file and --email: give one");
+    if (flags.email !== undefined || flags.team !== undefined) {
+      throw new UsageError("--file checks the file alone: give no --email or --team with it");
+    }
     let text: string;
     try {
       text = await readFile(flags.file, "utf8");
@@ -57,7 +59,9 @@ export async function verifyAuditCommand(flags: Flags) {
   // Every team's chain too, unless one account was asked for.
   const teamChecks = only ? [] : await checkStoredTeamChains(db);
   const failed = [
-    ...checks.filter((check) => check.problem).map((check) => `${check.email} (${check.userId}): ${check.problem!.message}`),
+    ...checks
+      .filter((check) => check.problem)
+      .map((check) => `${check.email} (${check.userId}): ${check.problem!.message}`),
     ...teamChecks
       .filter((check) => check.problem)
       .map((check) => `team ${check.slug} (${check.teamId}): ${check.problem!.message}`),

@@ -238,7 +238,8 @@ export async function removeMember(actor: MemberActor, teamId: string, userId: s
         where: { id: key.id, revokedAt: null },
         data: { revokedAt: now, revokedReason: LEFT_TEAM_REASON },
       });
-      if (count === 1) await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason: LEFT_TEAM_REASON });
+      if (count === 1)
+        await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason: LEFT_TEAM_REASON });
     }
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
     await recordTeamAudit(tx, teamId, actor, "team.member_removed", null, {
@@ -287,7 +288,8 @@ export async function deleteTeam(actor: MemberActor, teamId: string, confirmSlug
         where: { id: key.id, revokedAt: null },
         data: { revokedAt: now, revokedReason: TEAM_DELETED_REASON },
       });
-      if (count === 1) await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason: TEAM_DELETED_REASON });
+      if (count === 1)
+        await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason: TEAM_DELETED_REASON });
     }
     const members = await tx.membership.findMany({ where: { teamId }, select: { userId: true } });
     for (const { userId } of members) {

@@ -143,11 +143,18 @@ test("create, copy, rename, rotate, revoke and report a leaked key, with the act
   await expect(events.nth(5)).toContainText("“dev service” → “dev renamed”");
   await expect(events.nth(6)).toContainText("Key created");
   await expect(events.nth(7)).toContainText("Key created");
-  await expect(events.nth(8)).toContainText("Signed in");
+  await expect(events).toHaveCount(8);
   await expect(events.first()).toContainText(/From (127\.0\.0\.1|::1) ·/);
   await expect(page.getByText("::ffff:")).toHaveCount(0);
   await expectAccessible(page, "activity page");
   for (const secret of [devSecret, prodSecret, rotatedSecret, replacementSecret]) {
     expect(await page.content()).not.toContain(secret);
   }
+  // The sign-in is the account's own event: on the account page, not in the team's log.
+  await expect(events.filter({ hasText: "Signed in" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Account page" }).click();
+  await expect(page).toHaveURL("/account#activity-heading");
+  const accountEvents = page.getByRole("region", { name: "Account activity" }).getByTestId("activity-row");
+  await expect(accountEvents.filter({ hasText: "Signed in" })).toHaveCount(1);
+  await expect(accountEvents.filter({ hasText: "Key created" })).toHaveCount(0);
 });

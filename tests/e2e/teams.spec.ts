@@ -65,6 +65,22 @@ test("the switcher, a viewer who cannot create, and a removal", async ({ page, b
   await expect(viewersRow).not.toContainText("From ");
   await page.goto(`/dashboard/${slug}/activity`);
   await expect(page.getByTestId("activity-row").first()).toContainText(`By ${ownerEmail} · From `); // the control
+  // The team's own chain: the owner may download it with its hashes; the viewer is offered no link, and refused.
+  const download = page.getByRole("link", { name: "Download the whole log with its hashes (JSON)" });
+  await expect(download).toHaveAttribute("href", `/dashboard/${slug}/activity/chain.json`);
+  await expect(viewer.getByRole("link", { name: /Download the whole log/ })).toHaveCount(0);
+  const chain = await page.request.get(`/dashboard/${slug}/activity/chain.json`);
+  expect(chain.status()).toBe(200);
+  const exported = (await chain.json()) as { format: string; rows: { action: string; actorKind: string }[] };
+  expect(exported.format).toBe("keyport.team-activity-chain.v1");
+  expect(exported.rows.map((row) => [row.action, row.actorKind])).toEqual([
+    ["team.created", "operator"],
+    ["team.member_added", "operator"],
+    ["key.created", "person"],
+  ]);
+  const refused = await viewer.request.get(`/dashboard/${slug}/activity/chain.json`);
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toContain("Your role in this team (viewer) does not allow this");
   // The control: in their personal team the same button works.
   await viewer.goto("/dashboard");
   await expect(viewer.getByRole("button", { name: "Create key" })).toBeEnabled();

@@ -2,25 +2,27 @@
 // since carry an HMAC under a key derived from ENCRYPTION_KEY and the head is
 // signed, so rewriting rows and their hashes without the key fails
 // audit:verify; the switch (audit:key) checks every chain written before it
-// and signs its head, never re-signing a row.
+// and signs its head, never re-signing a row. An account's chain holds its
+// person's own account events; every key event goes to the key's team chain,
+// keyed from its first row and naming who acted (the last describes here).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { chainHash, keyedHash, type ChainedRow } from "@/lib/audit-chain";
-import { exportChain } from "@/lib/audit-chain-store";
+import { chainHash, keyedHash, teamChainId, type ChainedRow } from "@/lib/audit-chain";
+import { checkExport, exportChain, exportTeamChain } from "@/lib/audit-chain-store";
 import { auditChainKey } from "@/lib/audit-key";
 import { createAccount } from "@/lib/auth/accounts";
 import { createPersonalTeam } from "@/lib/teams/personal-team";
 import { db } from "@/lib/db";
-import { createKey, revokeKey } from "@/lib/keys/lifecycle";
+import { createKey, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
+import { accountRows as rows, recordAccountEvents, teamRows } from "../helpers/account-rows";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
+import { personalTeam } from "../helpers/teams";
 import { projectRoot } from "../helpers/test-database";
 
 let counter = 0;
-const NO_RESTRICTIONS = { scopes: "all", allowedIps: null, rateLimit: null } as const;
-const rows = (userId: string) => db.auditEvent.findMany({ where: { userId }, orderBy: { seq: "asc" } });
 
 /**
  * An activity row as the release before the switch wrote it (lib/audit.ts
@@ -66,16 +68,9 @@ async function accountInTheApp() {
   return { email, userId: made.userId };
 }
 
-/** Activity the app writes now: a key made and revoked (two rows, keyed). */
+/** Activity the app writes now to an account's chain: a sign-in and a password change (two rows, keyed). */
 async function actInTheApp(userId: string) {
-  const actor = { userId, ip: "198.51.100.4", userAgent: "vitest" };
-  const made = await createKey(actor, {
-    label: "ci",
-    environment: "dev",
-    expiresAt: null,
-    restrictions: NO_RESTRICTIONS,
-  });
-  await revokeKey(actor, made.key.id, "test");
+  await recordAccountEvents(userId, ["auth.sign_in", "auth.password_changed"]);
 }
 
 /**
@@ -96,6 +91,7 @@ async function rewriteWithoutKey(userId: string, seq: number, change: Partial<Ch
 }
 
 const verify = (email: string) => admin(["audit:verify", "--email", email]);
+const verifyTeam = (slug: string) => admin(["audit:verify", "--team", slug]);
 
 describe("the switch on a chain written before it", () => {
   it("reports it unsigned, signs its head without touching a row, and the app's next row commits to it", async () => {
@@ -106,11 +102,15 @@ describe("the switch on a chain written before it", () => {
         "signature was removed; read its rows, then sign it with audit:key --email",
     );
 
-    expect(await admin(["audit:key", "--email", email])).toMatchObject({ code: 0, stdout: '{"signed_accounts":1}\n' });
+    // --email signs that account's chain only: its personal team's was signed when the team was made.
+    expect(await admin(["audit:key", "--email", email])).toMatchObject({
+      code: 0,
+      stdout: '{"signed_accounts":1,"signed_teams":0}\n',
+    });
     expect((await rows(userId)).map((row) => row.hash)).toEqual(before.map((row) => row.hash));
     expect(await verify(email)).toMatchObject({ code: 0 });
     // A second run finds nothing to sign.
-    expect((await admin(["audit:key", "--email", email])).stdout).toBe('{"signed_accounts":0}\n');
+    expect((await admin(["audit:key", "--email", email])).stdout).toBe('{"signed_accounts":0,"signed_teams":0}\n');
 
     await actInTheApp(userId);
     const after = await rows(userId);
@@ -264,25 +264,32 @@ describe("an emptied chain", () => {
   });
 });
 
-describe("a head and its seal put back", () => {
+describe("a team chain's head and seal put back", () => {
+  // A team chain that holds can still have lost its end: its head and seal saved, later put back with the rows
+  // after them deleted. Each key of the team must have its "created" row in the team's chain.
   it("passes the chain, but names the key whose creation it hid (third look of the attack review)", async () => {
-    const { email, userId } = await accountInTheApp();
-    await actInTheApp(userId);
+    const { userId } = await accountInTheApp();
+    const team = await personalTeam(userId);
+    const actor = { userId, ip: null, userAgent: "vitest" };
+    await createKey(actor, { label: "ci", environment: "dev", expiresAt: null });
     // Saved by someone who can read the database.
-    const saved = await db.user.findUniqueOrThrow({
-      where: { id: userId },
+    const saved = await db.team.findUniqueOrThrow({
+      where: { id: team.id },
       select: { auditSeq: true, auditHash: true, auditSeal: true },
     });
-    const hidden = await createKey(
-      { userId, ip: null, userAgent: "vitest" },
-      { label: "hidden", environment: "prod", expiresAt: null, restrictions: NO_RESTRICTIONS },
-    );
-    expect(await verify(email)).toMatchObject({ code: 0 }); // the control: the key is recorded
-    await db.auditEvent.deleteMany({ where: { userId, seq: { gt: saved.auditSeq } } });
-    await db.user.update({ where: { id: userId }, data: saved });
-    const checked = await verify(email);
+    const hidden = await createKey(actor, { label: "hidden", environment: "prod", expiresAt: null });
+    expect(await verifyTeam(team.slug)).toMatchObject({ code: 0 }); // the control: the key is recorded
+    await db.teamAuditEvent.deleteMany({ where: { teamId: team.id, seq: { gt: saved.auditSeq } } });
+    await db.team.update({ where: { id: team.id }, data: saved });
+    // The chain itself holds (the seal put back signs the row it names): only the key's missing row shows the cut.
+    const named = `team ${team.slug} (${team.id}): key ${hidden.key.id} has no "created" row in this team's log`;
+    const checked = await verifyTeam(team.slug);
     expect(checked.code).toBe(1);
-    expect(checked.stderr).toContain(`key ${hidden.key.id} has no "created" row in this account's log`);
+    expect(checked.stderr).toContain(named);
+    // Checking every chain names it too.
+    const all = await admin(["audit:verify"]);
+    expect(all.code).toBe(1);
+    expect(all.stderr).toContain(named);
   });
 
   it("names a key moved into the account's personal team from another account (the re-check of the review)", async () => {
@@ -290,14 +297,17 @@ describe("a head and its seal put back", () => {
     const other = await accountInTheApp();
     const made = await createKey(
       { userId: other.userId, ip: null, userAgent: "vitest" },
-      { label: "moved", environment: "dev", expiresAt: null, restrictions: NO_RESTRICTIONS },
+      { label: "moved", environment: "dev", expiresAt: null },
     );
-    expect(await verify(victim.email)).toMatchObject({ code: 0 }); // the control
-    const team = await db.team.findUniqueOrThrow({ where: { personalOfId: victim.userId }, select: { id: true } });
-    await db.apiKey.update({ where: { publicId: made.key.id }, data: { teamId: team.id } });
-    const checked = await verify(victim.email);
+    const team = await personalTeam(victim.userId);
+    expect(await verifyTeam(team.slug)).toMatchObject({ code: 0 }); // the control
+    // Straight in the database: its "created" row stays in the other account's personal team's chain.
+    await db.$executeRaw`UPDATE "ApiKey" SET "teamId" = ${team.id} WHERE "publicId" = ${made.key.id}`;
+    const checked = await verifyTeam(team.slug);
     expect(checked.code).toBe(1);
-    expect(checked.stderr).toContain(`key ${made.key.id} has no "created" row in this account's log`);
+    expect(checked.stderr).toContain(
+      `team ${team.slug} (${team.id}): key ${made.key.id} has no "created" row in this team's log`,
+    );
   });
 });
 
@@ -361,5 +371,132 @@ describe("an export checked offline", () => {
     });
     expect(code).toBe(2);
     expect(stderr).toContain("set the deployment's ENCRYPTION_KEY to check it");
+  });
+});
+
+describe("a team chain", () => {
+  /** A team whose chain holds a key's life: made, rotated (the replacement's own row), the replacement revoked. */
+  async function teamWithKeyChanges() {
+    const owner = await accountInTheApp();
+    const team = await personalTeam(owner.userId);
+    const actor = { userId: owner.userId, ip: "198.51.100.5", userAgent: "vitest" };
+    const made = await createKey(actor, { label: "ci", environment: "dev", expiresAt: null });
+    const rotated = await rotateKey(actor, made.key.id, "now");
+    await revokeKey(actor, rotated.key.id, "test");
+    return { ...owner, team };
+  }
+
+  /**
+   * What someone with write access to the database but not the key can do to a
+   * team's chain: change row `seq`, then recompute the hashes from it to the
+   * end with plain SHA-256 (all they can compute), and move the head's hash.
+   */
+  async function rewriteTeamWithoutKey(teamId: string, seq: number, change: Partial<ChainedRow>) {
+    const all = await teamRows(teamId);
+    let previous = all[seq - 2]?.hash ?? "";
+    for (const row of all.slice(seq - 1)) {
+      const content = row.seq === seq ? { ...row, ...change } : row;
+      const hash = chainHash(previous, teamChainId(teamId), content);
+      await db.teamAuditEvent.update({ where: { id: row.id }, data: { ...(row.seq === seq ? change : {}), hash } });
+      previous = hash;
+    }
+    await db.team.update({ where: { id: teamId }, data: { auditHash: previous } });
+  }
+
+  it("holds every key change, keyed under the team's chain name and naming who acted; it verifies (the control)", async () => {
+    const { userId, team } = await teamWithKeyChanges();
+    const chain = await teamRows(team.id);
+    expect(chain.map((row) => row.action)).toEqual(["key.created", "key.rotated", "key.created", "key.revoked"]);
+    expect(chain.map((row) => [row.actorKind, row.actorId])).toEqual(Array(4).fill(["person", userId]));
+    // Not in the account's own chain.
+    expect(await rows(userId)).toEqual([]);
+    const key = auditChainKey();
+    expect(chain[0]!.hash).toBe(keyedHash(key, "", teamChainId(team.id), chain[0]!));
+    expect(chain[3]!.hash).toBe(keyedHash(key, chain[2]!.hash, teamChainId(team.id), chain[3]!));
+    const head = await db.team.findUniqueOrThrow({ where: { id: team.id } });
+    expect(head).toMatchObject({ auditSeq: 4, auditHash: chain[3]!.hash });
+    expect(head.auditSeal).toMatch(/^hmac-sha256:4:[0-9a-f]{64}$/);
+
+    const checked = await verifyTeam(team.slug);
+    expect(checked).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(checked.stdout)).toEqual({ ok: true, team: team.slug, rows: 4 });
+  });
+
+  it("names a row edited directly in the database: who acted, or what it says", async () => {
+    const { team } = await teamWithKeyChanges();
+    const other = await accountInTheApp();
+    const second = (await teamRows(team.id))[1]!;
+    expect(await verifyTeam(team.slug)).toMatchObject({ code: 0 }); // the control
+    // The rotation made to look as if another person did it: who acted is in the row's signature.
+    await db.teamAuditEvent.update({ where: { id: second.id }, data: { actorId: other.userId } });
+    const checked = await verifyTeam(team.slug);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(
+      `team ${team.slug} (${team.id}): row 2 was changed, or a row before it: its signature no longer matches`,
+    );
+
+    await db.teamAuditEvent.update({ where: { id: second.id }, data: { actorId: second.actorId } });
+    expect(await verifyTeam(team.slug)).toMatchObject({ code: 0 }); // put back, it holds again
+    await db.teamAuditEvent.update({ where: { id: second.id }, data: { details: JSON.stringify({ grace: "7d" }) } });
+    expect((await verifyTeam(team.slug)).stderr).toContain("row 2 was changed, or a row before it");
+  });
+
+  it("fails a row given a plain SHA-256 hash: every team row is keyed", async () => {
+    const { team } = await teamWithKeyChanges();
+    expect(await verifyTeam(team.slug)).toMatchObject({ code: 0 }); // the control
+    // Row 3's content as it is, its hash replaced by the one a person without the key can compute.
+    const [, second, third] = await teamRows(team.id);
+    await db.teamAuditEvent.update({
+      where: { id: third!.id },
+      data: { hash: chainHash(second!.hash, teamChainId(team.id), third!) },
+    });
+    const checked = await verifyTeam(team.slug);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("row 3 was changed: it is not signed with the deployment's key");
+
+    // Nor does rewriting the whole chain that way, the head's hash moved too, pass as a chain from before the switch.
+    await rewriteTeamWithoutKey(team.id, 1, { ip: "192.0.2.70" });
+    expect((await verifyTeam(team.slug)).stderr).toContain(
+      "row 1 was changed: it is not signed with the deployment's key",
+    );
+  });
+
+  it("checks its export offline with the key, and names a row changed in it", async () => {
+    const { team } = await teamWithKeyChanges();
+    const exported = JSON.parse(JSON.stringify(await exportTeamChain(db, team.id)));
+    expect(exported).toMatchObject({ format: "keyport.team-activity-chain.v1", teamId: team.id, slug: team.slug });
+    expect(checkExport(JSON.stringify(exported), auditChainKey)).toEqual({
+      owner: { team: team.slug },
+      rows: 4,
+      keyed: true,
+      problem: null,
+    });
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "keyport-team-")), "export.json");
+    writeFileSync(file, JSON.stringify(exported));
+    const checked = await admin(["audit:verify", "--file", file]);
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(checked.stdout)).toEqual({ ok: true, file, team: team.slug, rows: 4, keyed: true });
+
+    const tampered = (change: (json: typeof exported) => void) => {
+      const copy = structuredClone(exported);
+      change(copy);
+      return checkExport(JSON.stringify(copy), auditChainKey).problem?.message;
+    };
+    // Who acted: the person's rotation made to look like the operator's.
+    expect(tampered((json) => (json.rows[1].actorKind = "operator"))).toBe(
+      "row 2 was changed, or a row before it: its signature no longer matches",
+    );
+    // A row changed and given the only hash one can compute without the key.
+    expect(
+      tampered((json) => {
+        json.rows[2].ip = "192.0.2.71";
+        json.rows[2].hash = chainHash(json.rows[1].hash, teamChainId(team.id), json.rows[2]);
+      }),
+    ).toBe("row 3 was changed: it is not signed with the deployment's key");
+    // Rows of one team's chain do not pass as another's: the chain's name is in every hash.
+    const elsewhere = await personalTeam((await accountInTheApp()).userId);
+    expect(tampered((json) => (json.teamId = elsewhere.id))).toBe(
+      "row 1 was changed, or a row before it: its signature no longer matches",
+    );
   });
 });

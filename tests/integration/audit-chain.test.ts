@@ -1,10 +1,13 @@
 // The tamper-evident activity log: rows chained by SHA-256 per account, the
 // head on the account row, checked by the operator CLI from the database and
-// from the activity page's export, and the release's backfill of old rows.
+// from the activity page's export, and the release's backfill of old rows. An
+// account's chain holds its person's own account events (sign-ins, password
+// changes...); key events go to the key's team chain (audit-chain-keyed.test.ts).
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { accountRows as rows } from "../helpers/account-rows";
 import { adminInProcess } from "../helpers/admin-in-process";
 import { request } from "../helpers/next-request";
 
@@ -13,42 +16,56 @@ vi.mock("next/headers", async () => (await import("../helpers/next-request")).ne
 const { GET } = await import("@/app/(dashboard)/dashboard/activity/chain.json/route");
 const { recordAudit } = await import("@/lib/audit");
 const { createAccount } = await import("@/lib/auth/accounts");
+const { changePassword } = await import("@/lib/auth/password-change");
 const { createSession } = await import("@/lib/auth/session-store");
 const { db } = await import("@/lib/db");
-const { createKey, revokeKey, rotateKey } = await import("@/lib/keys/lifecycle");
+const { createKey } = await import("@/lib/keys/lifecycle");
 
 let counter = 0;
-const NO_RESTRICTIONS = { scopes: "all", allowedIps: null, rateLimit: null } as const;
+const PASSWORD = "a long enough password";
 
-/** An account with a real history: a sign-in, two keys, a rotation and a revocation. */
+/** What accountWithHistory leaves in the account's chain, row 1 first. */
+const HISTORY = ["auth.sign_in", "auth.sign_in", "auth.password_changed", "auth.sessions_ended", "auth.sign_in"];
+
+/**
+ * An account with a real history of its own, through the app's functions: a
+ * sign-in on a laptop and one on a phone, the password changed on the laptop
+ * (which ends the phone's session), and the phone signed in again.
+ */
 async function accountWithHistory() {
   const email = `chain-${Date.now()}-${counter++}@example.com`;
-  const created = await createAccount(email, "a long enough password");
+  const created = await createAccount(email, PASSWORD);
   if (!created.ok) throw new Error(created.error);
-  const actor = { userId: created.userId, ip: "203.0.113.7", userAgent: "vitest" };
-  await createSession(created.userId, "203.0.113.7", "vitest");
-  const first = await createKey(actor, {
-    label: "billing",
-    environment: "prod",
-    expiresAt: null,
-    restrictions: NO_RESTRICTIONS,
+  const userId = created.userId;
+  const laptop = await createSession(userId, "203.0.113.7", "vitest laptop");
+  await createSession(userId, "203.0.113.8", "vitest phone");
+  const changed = await changePassword({
+    actor: { userId, ip: "203.0.113.7", userAgent: "vitest laptop" },
+    email,
+    keepSessionId: laptop.id,
+    currentPassword: PASSWORD,
+    newPassword: "another long enough password",
   });
-  await createKey(actor, { label: "search", environment: "dev", expiresAt: null, restrictions: NO_RESTRICTIONS });
-  const rotated = await rotateKey(actor, first.key.id, "now");
-  await revokeKey(actor, rotated.key.id, "test");
-  return { email, userId: created.userId };
+  if (!changed.ok) throw new Error(changed.error);
+  await createSession(userId, "203.0.113.8", "vitest phone");
+  return { email, userId };
 }
 
 const admin = adminInProcess;
-
-const rows = (userId: string) => db.auditEvent.findMany({ where: { userId }, orderBy: { seq: "asc" } });
+const verify = (email: string) => admin(["audit:verify", "--email", email]);
 
 describe("the activity chain in the database", () => {
   it("numbers each account's rows 1, 2, 3... and chains them; audit:verify passes on a real history", async () => {
     const { email, userId } = await accountWithHistory();
+    // A key change is not an account event: its row goes to the personal team's chain, not this one.
+    const made = await createKey(
+      { userId, ip: "203.0.113.7", userAgent: "vitest laptop" },
+      { label: "billing", environment: "prod", expiresAt: null },
+    );
+    expect(await db.teamAuditEvent.count({ where: { keyId: made.key.id, action: "key.created" } })).toBe(1);
     const history = await rows(userId);
-    expect(history.map((row) => row.seq)).toEqual(history.map((_, i) => i + 1));
-    expect(history.length).toBeGreaterThanOrEqual(6);
+    expect(history.map((row) => row.action)).toEqual(HISTORY);
+    expect(history.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5]);
     // Signed with the key derived from ENCRYPTION_KEY, the head too (naming the row it signs).
     for (const row of history) expect(row.hash).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
@@ -56,7 +73,7 @@ describe("the activity chain in the database", () => {
     expect(user.auditHash).toBe(history.at(-1)!.hash);
     expect(user.auditSeal).toMatch(new RegExp(`^hmac-sha256:${history.length}:[0-9a-f]{64}$`));
 
-    const checked = await admin(["audit:verify", "--email", email]);
+    const checked = await verify(email);
     expect(checked).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(checked.stdout)).toEqual({ ok: true, accounts: 1, rows: history.length });
   });
@@ -71,30 +88,36 @@ describe("the activity chain in the database", () => {
       ),
     );
     expect((await rows(userId)).map((row) => row.seq)).toEqual(Array.from({ length: before + 12 }, (_, i) => i + 1));
-    expect((await admin(["audit:verify", "--email", email])).code).toBe(0);
+    expect((await verify(email)).code).toBe(0);
   });
 
   it("names the row that was edited directly in the database", async () => {
     const { email, userId } = await accountWithHistory();
+    expect(await verify(email)).toMatchObject({ code: 0 }); // the control
+    // The password change made to look as if it came from another address.
     await db.auditEvent.update({ where: { userId_seq: { userId, seq: 3 } }, data: { ip: "198.51.100.66" } });
-    const checked = await admin(["audit:verify", "--email", email]);
+    const checked = await verify(email);
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain(`${email} (${userId}): row 3 was changed`);
   });
 
   it("names a row deleted from the middle", async () => {
     const { email, userId } = await accountWithHistory();
+    expect(await verify(email)).toMatchObject({ code: 0 }); // the control
+    // The phone's first sign-in hidden.
     await db.auditEvent.delete({ where: { userId_seq: { userId, seq: 2 } } });
-    const checked = await admin(["audit:verify", "--email", email]);
+    const checked = await verify(email);
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain("row 2 was removed (the next row is 3)");
   });
 
   it("names the last row when it is deleted, since the head still names it", async () => {
     const { email, userId } = await accountWithHistory();
+    expect(await verify(email)).toMatchObject({ code: 0 }); // the control
     const last = (await rows(userId)).at(-1)!;
+    expect(last.seq).toBe(HISTORY.length);
     await db.auditEvent.delete({ where: { id: last.id } });
-    const checked = await admin(["audit:verify", "--email", email]);
+    const checked = await verify(email);
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain(`row ${last.seq} was removed from the end (the head names row ${last.seq})`);
   });
@@ -102,38 +125,44 @@ describe("the activity chain in the database", () => {
   it("notices a row whose hash was recomputed after an edit: the next row's hash no longer follows", async () => {
     const { email, userId } = await accountWithHistory();
     const { chainHash } = await import("@/lib/audit-chain");
+    expect(await verify(email)).toMatchObject({ code: 0 }); // the control
+    // Row 2 (the phone's sign-in) edited, and given the hash one can compute without the key: it passes itself.
     const [first, second] = await rows(userId);
     const edited = { ...second!, ip: "198.51.100.67" };
     await db.auditEvent.update({
       where: { id: second!.id },
       data: { ip: edited.ip, hash: chainHash(first!.hash, userId, edited) },
     });
-    const checked = await admin(["audit:verify", "--email", email]);
+    const checked = await verify(email);
     expect(checked.code).toBe(1);
-    expect(checked.stderr).toContain("row 3 was changed");
+    expect(checked.stderr).toContain("row 3 was changed, or a row before it: its signature no longer matches");
   });
 
   it("chains rows written before the chain existed, once (the release's backfill)", async () => {
     const { email, userId } = await accountWithHistory();
+    expect(await verify(email)).toMatchObject({ code: 0 }); // the control
     // As the migration leaves them: numbered, hashes empty, the head's hash and seal empty.
     await db.auditEvent.updateMany({ where: { userId }, data: { hash: "" } });
     await db.user.update({ where: { id: userId }, data: { auditHash: "", auditSeal: "" } });
-    expect((await admin(["audit:verify", "--email", email])).code).toBe(1);
+    expect((await verify(email)).code).toBe(1);
 
     const backfilled = await admin(["audit:backfill"]);
     expect(backfilled.code).toBe(0);
     expect(JSON.parse(backfilled.stdout).chained_accounts).toBeGreaterThanOrEqual(1);
     // Chained with SHA-256, as before the switch; db:deploy's upgrade run, or a person, signs the head.
-    expect((await admin(["audit:verify", "--email", email])).stderr).toContain(
-      "carries no signature of the deployment's key",
-    );
-    expect(await admin(["audit:key", "--email", email])).toMatchObject({ code: 0, stdout: '{"signed_accounts":1}\n' });
-    expect((await admin(["audit:verify", "--email", email])).code).toBe(0);
+    expect((await verify(email)).stderr).toContain("carries no signature of the deployment's key");
+    expect(await admin(["audit:key", "--email", email])).toMatchObject({
+      code: 0,
+      stdout: '{"signed_accounts":1,"signed_teams":0}\n',
+    });
+    expect((await verify(email)).code).toBe(0);
     expect(JSON.parse((await admin(["audit:backfill"])).stdout)).toEqual({ chained_accounts: 0 });
   });
 
   it("never re-signs a chained account: a row whose hash was blanked stays reported", async () => {
     const { email, userId } = await accountWithHistory();
+    expect(await verify(email)).toMatchObject({ code: 0 }); // the control
+    // The sessions the password change ended, edited, its hash blanked as if never chained.
     await db.auditEvent.update({
       where: { userId_seq: { userId, seq: 4 } },
       data: { ip: "198.51.100.68", hash: "" },
@@ -141,7 +170,7 @@ describe("the activity chain in the database", () => {
     const backfilled = await admin(["audit:backfill"]);
     expect(backfilled.code).toBe(1);
     expect(backfilled.stderr).toContain(`refused 1 whose rows are partly chained (run audit:verify): ${userId}`);
-    const checked = await admin(["audit:verify", "--email", email]);
+    const checked = await verify(email);
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain("row 4 was changed");
     // Put back as the backfill found it, so the next test's backfill has nothing to refuse.
@@ -162,14 +191,18 @@ describe("the activity page's export", () => {
   }
 
   it("checks offline, and names the row edited in the file", async () => {
-    const { userId } = await accountWithHistory();
+    const { email, userId } = await accountWithHistory();
     const file = await download(userId);
     const exported = JSON.parse(readFileSync(file, "utf8"));
-    expect(exported.rows.length).toBe((await rows(userId)).length);
+    // The account's own events, the download's sign-in last.
+    expect(exported.rows.map((row: { action: string }) => row.action)).toEqual([...HISTORY, "auth.sign_in"]);
     expect(exported.head.hash).toBe(exported.rows.at(-1).hash);
-    expect(await admin(["audit:verify", "--file", file])).toMatchObject({ code: 0 });
+    const checked = await admin(["audit:verify", "--file", file]);
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(checked.stdout)).toEqual({ ok: true, file, email, rows: HISTORY.length + 1, keyed: true });
 
-    exported.rows[1].action = "key.renamed";
+    // The second sign-in made to look like something else.
+    exported.rows[1].action = "auth.two_factor_enabled";
     writeFileSync(file, JSON.stringify(exported));
     const edited = await admin(["audit:verify", "--file", file]);
     expect(edited.code).toBe(1);

@@ -61,7 +61,9 @@ describe("reporting a key found in public", () => {
       leakUrl: "https://pastebin.example/abc",
       successorId: null,
     });
-    const audit = await db.teamAuditEvent.findFirstOrThrow({ where: { actorId: live.actor.userId, action: "key.leaked" } });
+    const audit = await db.teamAuditEvent.findFirstOrThrow({
+      where: { actorId: live.actor.userId, action: "key.leaked" },
+    });
     expect(audit.userAgent).toBe("public-report");
     expect(await db.mailMessage.count({ where: { kind: "key_reported_leaked", subject: live.key.id } })).toBe(1);
     // The revoked key stays as its owner left it.
@@ -126,7 +128,9 @@ describe("reporting a key found in public", () => {
     await settleAfterWork();
     const redacted = "https://pastebin.example/raw/abc?token=sk_prod_[redacted]&backup=sk_dev_[redacted]";
     expect((await db.apiKey.findUniqueOrThrow({ where: { publicId: live.key.id } })).leakUrl).toBe(redacted);
-    const audit = await db.teamAuditEvent.findFirstOrThrow({ where: { actorId: live.actor.userId, action: "key.leaked" } });
+    const audit = await db.teamAuditEvent.findFirstOrThrow({
+      where: { actorId: live.actor.userId, action: "key.leaked" },
+    });
     expect(JSON.parse(audit.details!)).toMatchObject({ source: "public-report", url: redacted });
     const mail = await db.mailMessage.findFirstOrThrow({
       where: { kind: "key_reported_leaked", subject: live.key.id },

@@ -338,7 +338,9 @@ describe("editing restrictions", () => {
     });
     expect((await callApi(chat, { headers: from(issued.secret) })).json.error.code).toBe("insufficient_scope");
 
-    const audit = await db.teamAuditEvent.findFirstOrThrow({ where: { keyId: issued.key.id, action: "key.restricted" } });
+    const audit = await db.teamAuditEvent.findFirstOrThrow({
+      where: { keyId: issued.key.id, action: "key.restricted" },
+    });
     expect(JSON.parse(audit.details!)).toEqual({
       before: { scopes: "all", allowed_ips: "any", rate_limit_per_minute: "default" },
       after: { scopes: ["catalog:read"], allowed_ips: ["203.0.113.0/24"], rate_limit_per_minute: 5 },

@@ -63,10 +63,13 @@ export default function TeamsAndRolesPage() {
               </p>
               <p>
                 A replacement key, from a rotation or a leak report, belongs to the member who made it, since they are
-                the one shown its secret. The team&apos;s activity names who made each change; where it came from
-                (address and browser) is shown to admins and owners. Notices about a team&apos;s key (a decoy used, a
-                revoked key still tried, an expiry near) go to its maker while they are a member, and to the team&apos;s
-                admins and owners.
+                the one shown its secret. The team&apos;s activity log holds every change to its keys and members and
+                names who made each (a member, an operator, or a leak report); it is chained, each entry to the one
+                before by a hash signed with a key only the service holds, so a change to the history shows. Where each
+                change came from (address and browser) is shown to admins and owners, who may also download the log with
+                its hashes. Your own sign-ins and account changes are on your account page, not in a team&apos;s log.
+                Notices about a team&apos;s key (a decoy used, a revoked key still tried, an expiry near) go to its
+                maker while they are a member, and to the team&apos;s admins and owners.
               </p>
             </>
           ),

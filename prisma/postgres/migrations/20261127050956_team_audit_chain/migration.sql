@@ -1,8 +1,9 @@
--- A team's own activity chain (lib/audit.ts recordTeamAudit): its rows, and
--- its head on the team row. Every chain starts empty here; a personal team's
--- first row, which commits to its account chain's head, is written by
--- `admin audit:start-team-chains` in npm run db:deploy (it takes the chain's
--- key, which SQL has not), or by the app before the team's first change.
+-- The activity chain of each team (lib/audit.ts recordTeamAudit): its rows,
+-- and its head on the Team row. Every chain starts empty here. The first row
+-- of a personal team, which commits to the head of its account chain, is
+-- written by admin audit:start-team-chains in npm run db:deploy, since it
+-- takes the chain key, which SQL has not. (No quotes in these comments: the
+-- PostgreSQL adapter reads them as strings.)
 -- AlterTable
 ALTER TABLE "Team" ADD COLUMN     "auditHash" TEXT NOT NULL DEFAULT '',
 ADD COLUMN     "auditSeal" TEXT NOT NULL DEFAULT '',

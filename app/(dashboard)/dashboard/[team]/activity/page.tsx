@@ -45,7 +45,10 @@ export default async function ActivityPage({
         ) : member.team.personal ? (
           <>
             Every change to your keys, newest first. Your sign-ins and account changes are on your{" "}
-            <Link href="/account#activity-heading">account page</Link>.
+            <Link href="/account#activity-heading" className="underline">
+              account page
+            </Link>
+            .
           </>
         ) : (
           "Every change to this team's keys and members, by anyone, newest first."
