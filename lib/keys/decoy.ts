@@ -58,7 +58,15 @@ export async function recordDecoyUses(uses: readonly QueuedUse[]): Promise<void>
   const hours = byDecoyAndHour(uses);
   if (hours.length === 0) return;
   await db.$transaction(async (tx) => {
-    for (const hour of hours) await recordHour(tx, hour);
+    // Each hour's entry takes its team's row: teams in one order, so two batches never wait on each other.
+    const keys = await tx.apiKey.findMany({
+      where: { id: { in: hours.map((hour) => hour.key.id) } },
+      select: { id: true, teamId: true },
+    });
+    const teamOf = new Map(keys.map((key) => [key.id, key.teamId]));
+    const team = (hour: QueuedUse) => teamOf.get(hour.key.id) ?? "";
+    const ordered = hours.toSorted((a, b) => (team(a) < team(b) ? -1 : team(a) > team(b) ? 1 : 0));
+    for (const hour of ordered) await recordHour(tx, hour);
   });
   for (const { key, use, count, addresses } of hours) {
     log.warn("key.decoy_used", {
@@ -79,7 +87,7 @@ function withAddresses(addresses: ReadonlySet<string> | undefined, more: Iterabl
   return all;
 }
 
-/** The uses added up per decoy and hour, the earliest of each kept; accounts in one order, so batches never deadlock. */
+/** The uses added up per decoy and hour, the earliest of each kept. */
 function byDecoyAndHour(uses: readonly QueuedUse[]): QueuedUse[] {
   const hours = new Map<string, QueuedUse>();
   for (const queued of uses) {
@@ -93,7 +101,7 @@ function byDecoyAndHour(uses: readonly QueuedUse[]): QueuedUse[] {
     const first = queued.at < seen.at ? queued : seen;
     hours.set(id, { ...first, count: seen.count + queued.count, addresses: withAddresses(seen.addresses, own) });
   }
-  return [...hours.values()].sort((a, b) => (a.key.userId < b.key.userId ? -1 : a.key.userId > b.key.userId ? 1 : 0));
+  return [...hours.values()];
 }
 
 async function recordHour(tx: Tx, { key, use, at, count }: QueuedUse): Promise<void> {

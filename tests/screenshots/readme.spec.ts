@@ -31,7 +31,10 @@ test("the README's screenshots", async ({ page }) => {
 // A team with odd inputs: a 64-character name without spaces, Unicode, and members with long addresses.
 const TEAM_NAME = "Équipe-Données-Paiements-東京-platform-reliability-and-billing-api";
 
-test("the team switcher and the members page, at 1280 and 390 px, light and dark", async ({ page, browser }) => {
+test("the team switcher, the members page and the team's activity, at 1280 and 390 px, light and dark", async ({
+  page,
+  browser,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const owner = `grace-${Date.now()}@example.com`;
   await signUp(page, owner);
@@ -62,6 +65,9 @@ test("the team switcher and the members page, at 1280 and 390 px, light and dark
       await page.goto(`/dashboard/${slug}/members`);
       await expect(page.getByTestId("member-row")).toHaveCount(4);
       await shoot(page, path.join(OUT, `team-members-${tag}.png`), { fullPage: true });
+      await page.goto(`/dashboard/${slug}/activity`);
+      await expect(page.getByTestId("activity-row")).toHaveCount(5);
+      await shoot(page, path.join(OUT, `team-activity-${tag}.png`), { fullPage: true });
     }
   }
 });
