@@ -1,6 +1,6 @@
 import "server-only";
-import { headSeal, teamChainId, verifyChain, type SealedHead } from "./audit-chain";
-import { loadChain, loadTeamChain } from "./audit-chain-store";
+import { headSeal, teamChainId, verifyChain, type ChainProblem, type SealedHead } from "./audit-chain";
+import { checkTeamChain, loadChain, loadTeamChain } from "./audit-chain-store";
 import type { Db } from "./db";
 
 // The switch to a keyed activity chain (`admin audit:key`, which the
@@ -35,7 +35,9 @@ interface Chain {
   chainId: string;
   /** Takes the head's row lock: the app's own writes to this chain wait for the transaction. */
   lock(tx: Tx): Promise<unknown>;
-  load(client: Tx | Db): Promise<{ owner: string; head: SealedHead; rows: Parameters<typeof verifyChain>[1] }>;
+  load(client: Tx | Db): Promise<{ owner: string; head: SealedHead }>;
+  /** The chain's check with the key: for a team, its keys too (each needs its "created" row). */
+  check(client: Tx | Db, key: Buffer): Promise<ChainProblem | null>;
   seal(tx: Tx, seal: string): Promise<unknown>;
 }
 
@@ -45,8 +47,12 @@ function accountChain(userId: string): Chain {
     chainId: userId,
     lock: (tx) => tx.user.update({ where: { id: userId }, data: { auditSeq: { increment: 0 } } }),
     load: async (client) => {
-      const { email, head, rows } = await loadChain(client, userId);
-      return { owner: `${email} (${userId})`, head, rows };
+      const { email, head } = await loadChain(client, userId);
+      return { owner: `${email} (${userId})`, head };
+    },
+    check: async (client, key) => {
+      const { head, rows } = await loadChain(client, userId);
+      return verifyChain(userId, rows, head, key);
     },
     seal: (tx, auditSeal) => tx.user.update({ where: { id: userId }, data: { auditSeal } }),
   };
@@ -58,9 +64,10 @@ function teamChain(teamId: string): Chain {
     chainId: teamChainId(teamId),
     lock: (tx) => tx.team.update({ where: { id: teamId }, data: { auditSeq: { increment: 0 } } }),
     load: async (client) => {
-      const { slug, head, rows } = await loadTeamChain(client, teamId);
-      return { owner: `team ${slug} (${teamId})`, head, rows };
+      const { slug, head } = await loadTeamChain(client, teamId);
+      return { owner: `team ${slug} (${teamId})`, head };
     },
+    check: async (client, key) => (await checkTeamChain(client, teamId, key)).problem,
     seal: (tx, auditSeal) => tx.team.update({ where: { id: teamId }, data: { auditSeal } }),
   };
 }
@@ -91,8 +98,8 @@ export async function signChains(
   const unsigned: Chain[] = [];
   const refused: SigningResult["refused"] = [];
   for (const chain of chains) {
-    const { owner, head, rows } = await chain.load(client);
-    const problem = verifyChain(chain.chainId, rows, head, key);
+    const { owner } = await chain.load(client);
+    const problem = await chain.check(client, key);
     if (problem?.problem === "unsigned") unsigned.push(chain);
     else if (problem) refused.push({ owner, message: problem.message });
   }
@@ -102,8 +109,8 @@ export async function signChains(
   for (const chain of unsigned) {
     const done = await client.$transaction(async (tx) => {
       await chain.lock(tx);
-      const { owner, head, rows } = await chain.load(tx);
-      const problem = verifyChain(chain.chainId, rows, head, key);
+      const { owner, head } = await chain.load(tx);
+      const problem = await chain.check(tx, key);
       if (problem && problem.problem !== "unsigned") return { owner, message: problem.message };
       if (problem) await chain.seal(tx, headSeal(key, chain.chainId, head));
       return problem ? 1 : 0;

@@ -125,6 +125,33 @@ export interface TeamCheck {
   problem: ChainProblem | null;
 }
 
+type TeamReader = Reader & Pick<Db, "apiKey">;
+
+/**
+ * One team's chain, recomputed, and its keys checked against it. The keys are
+ * checked whatever the chain's own check found: a chain emptied and unsigned
+ * hides nothing more than it shows, so a key made since is named rather than
+ * the chain being offered for signing.
+ */
+export async function checkTeamChain(client: TeamReader, teamId: string, key: Buffer): Promise<TeamCheck> {
+  const { slug, personalOfId, head, rows } = await loadTeamChain(client, teamId);
+  const problem = verifyChain(teamChainId(teamId), rows, head, key);
+  const unrecorded = await unrecordedKey(client, { id: teamId, personalOfId }, rows);
+  if (!unrecorded) return { teamId, slug, rows: rows.length, problem };
+  const missing =
+    `key ${unrecorded} has no "created" row in this team's log: rows were cut off its end (an earlier ` +
+    "head and its seal put back), or the key was moved here from another team";
+  return {
+    teamId,
+    slug,
+    rows: rows.length,
+    problem:
+      problem && problem.problem !== "unsigned"
+        ? { ...problem, message: `${problem.message}; and ${missing}` }
+        : { seq: head.seq + 1, problem: "unrecorded_key", message: missing },
+  };
+}
+
 /** Recomputes the chain of every team (or the one given) from the database, and checks each key is recorded. */
 export async function checkStoredTeamChains(
   client: Db,
@@ -137,21 +164,7 @@ export async function checkStoredTeamChains(
     select: { id: true },
   });
   const checks: TeamCheck[] = [];
-  for (const { id } of teams) {
-    const { slug, personalOfId, head, rows } = await loadTeamChain(client, id);
-    let problem = verifyChain(teamChainId(id), rows, head, key);
-    const unrecorded = problem ? null : await unrecordedKey(client, { id, personalOfId }, rows);
-    if (unrecorded) {
-      problem = {
-        seq: head.seq + 1,
-        problem: "unrecorded_key",
-        message:
-          `key ${unrecorded} has no "created" row in this team's log: rows were cut off its end (an earlier ` +
-          "head and its seal put back), or the key was moved here from another team",
-      };
-    }
-    checks.push({ teamId: id, slug, rows: rows.length, problem });
-  }
+  for (const { id } of teams) checks.push(await checkTeamChain(client, id, key));
   return checks;
 }
 

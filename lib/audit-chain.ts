@@ -164,6 +164,17 @@ export function verifyChain(chainId: string, rows: readonly StoredRow[], head: S
  */
 function checkSeal(chainId: string, rows: readonly StoredRow[], head: SealedHead, key: Buffer): ChainProblem | null {
   const sealed = new RegExp(`^${KEYED}(\\d+):[0-9a-f]{64}$`).exec(head.seal);
+  if (!sealed && isTeamChain(chainId) && rows.length > 0) {
+    // A team chain is signed from its start (made signed, or started by audit:start-team-chains), and every row the
+    // app adds moves the seal: a chain with rows and no seal had it removed, and nothing says what went with it. Never
+    // "unsigned", which audit:key would sign (an attack review cut a chain's end, cleared its seal, and was told to).
+    return problem(
+      head.seq,
+      "changed",
+      `the team's chain has ${rows.length} row(s) but no signature of the deployment's key, which it carries from its ` +
+        "start: the signature was removed, and rows may have been cut off its end or rewritten",
+    );
+  }
   if (!sealed) {
     // Nothing here tells a chain written before the switch from one rewritten without the key and its seal cleared:
     // a person decides, and only audit:key signs (docs/operations.md).

@@ -2,6 +2,7 @@ import "server-only";
 import { headSeal, keyedHash, sealSigns, teamChainId, type ChainedRow } from "./audit-chain";
 import { auditChainKey } from "./audit-key";
 import type { Db } from "./db";
+import { OPERATOR_USER_AGENT } from "./admin/operator-agent";
 import { cleanUserAgent } from "./text";
 
 /** Who did something, from where: recorded with every change. */
@@ -145,6 +146,7 @@ export async function recordTeamAudit(
   details?: object,
   repeats?: Repeats,
 ) {
+  await startTeamChain(tx, teamId);
   const actorFields = { actorKind: actor.kind ?? "person", actorId: actor.userId };
   const row = await chainRow(teamChain(tx, teamId), {
     ...content(actor, action, keyId, details, repeats),
@@ -177,4 +179,40 @@ export async function sealNewChain(tx: Tx, userId: string) {
 export async function sealNewTeamChain(tx: Pick<Db, "team">, teamId: string) {
   const auditSeal = headSeal(auditChainKey(), teamChainId(teamId), { seq: 0, hash: "" });
   await tx.team.update({ where: { id: teamId }, data: { auditSeal } });
+}
+
+/**
+ * Starts the team's chain if it never was (empty, no seal): the team was made
+ * before team chains, or by an instance of the previous release during a
+ * rolling deploy. It signs the empty chain, and a personal team's gets its
+ * first row, committing to its account chain's head (number and hash) as it
+ * is now: the key events before it are in that chain. Run by the upgrade's
+ * db:deploy for every team (lib/audit-chain-start.ts) and before a team's
+ * first row, so the app never adds rows after a head with no seal, which
+ * audit:verify reports as a seal removed. Returns whether it started it.
+ */
+export async function startTeamChain(tx: Tx, teamId: string): Promise<boolean> {
+  const team = await tx.team.findUniqueOrThrow({
+    where: { id: teamId },
+    select: { auditSeq: true, auditHash: true, auditSeal: true, personalOfId: true },
+  });
+  if (team.auditSeq !== 0 || team.auditHash !== "" || team.auditSeal !== "") return false;
+  if ((await tx.teamAuditEvent.count({ where: { teamId } })) > 0) return false;
+  await sealNewTeamChain(tx, teamId);
+  if (!team.personalOfId) return true;
+  // The owner's row lock, after the team's (the order every change takes them): its chain's head cannot move meanwhile.
+  const account = await tx.user.update({
+    where: { id: team.personalOfId },
+    data: { auditSeq: { increment: 0 } },
+    select: { auditSeq: true, auditHash: true },
+  });
+  await recordTeamAudit(
+    tx,
+    teamId,
+    { userId: team.personalOfId, ip: null, userAgent: OPERATOR_USER_AGENT, kind: "operator" },
+    "team.chain_started",
+    null,
+    { account_chain: { seq: account.auditSeq, hash: account.auditHash } },
+  );
+  return true;
 }

@@ -54,7 +54,7 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
     case "key.created":
       return (
         <>
-          {d.environment === "prod" ? "Production" : "Development"} key “{String(d.label)}”
+          {d.environment === "prod" ? "Production" : "Development"} key “<bdi>{String(d.label)}</bdi>”
           {typeof d.replaces === "string" && (
             <>
               , replacing {keyLink(slug, d.replaces)} ({d.via === "leak" ? "reported leaked" : "rotation"})
@@ -63,7 +63,8 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
         </>
       );
     case "key.renamed":
-      return <>{`“${String(d.from)}” → “${String(d.to)}”`}</>;
+    case "team.renamed":
+      return <Change from={d.from} to={d.to} />;
     case "key.rotated":
       return (
         <>
@@ -95,19 +96,29 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
     case "team.chain_started":
       return <>Earlier changes to these keys are in the account&apos;s own log, which this one continues</>;
     case "team.created":
-      return <>{`“${String(d.name)}” at /dashboard/${String(d.slug)}`}</>;
-    case "team.renamed":
-      return <>{`“${String(d.from)}” → “${String(d.to)}”`}</>;
+      return (
+        <>
+          “<bdi>{String(d.name)}</bdi>” at /dashboard/{String(d.slug)}
+        </>
+      );
     case "team.deleted":
       return <>{d.revoked_keys === 1 ? "1 key revoked" : `${String(d.revoked_keys)} keys revoked`}</>;
     case "team.member_added":
-      return <>{`${String(d.email)} as ${String(d.role)}`}</>;
+      return (
+        <>
+          <bdi>{String(d.email)}</bdi> as {String(d.role)}
+        </>
+      );
     case "team.role_changed":
-      return <>{`${String(d.email)}: ${String(d.from)} → ${String(d.to)}`}</>;
+      return (
+        <>
+          <bdi>{String(d.email)}</bdi>: {String(d.from)} → {String(d.to)}
+        </>
+      );
     case "team.member_removed":
       return (
         <>
-          {`${String(d.email)} (${String(d.role)}) ${d.left ? "left" : "was removed"}; `}
+          <bdi>{String(d.email)}</bdi> {`(${String(d.role)}) ${d.left ? "left" : "was removed"}; `}
           {d.revoked_keys === 1 ? "1 key of theirs revoked" : `${String(d.revoked_keys)} keys of theirs revoked`}
         </>
       );
@@ -116,6 +127,18 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
     default:
       return null;
   }
+}
+
+/**
+ * "“old” → “new”", each name isolated: a right-to-left name would otherwise take the arrow and quotes into its run,
+ * and the change would read backwards (attack review of team chains).
+ */
+function Change({ from, to }: { from: unknown; to: unknown }) {
+  return (
+    <>
+      “<bdi>{String(from)}</bdi>” → “<bdi>{String(to)}</bdi>”
+    </>
+  );
 }
 
 const ACCESS_PARTS = [
@@ -153,10 +176,26 @@ function AccessChange({ before, after }: { before: unknown; after: unknown }) {
  * a row from before team chains is told by its browser.
  */
 function actorText(entry: ActivityEntry): string | null {
-  const kind = entry.actorKind ?? (entry.userAgent === OPERATOR_USER_AGENT ? "operator" : "person");
-  if (REPORTERS[entry.userAgent ?? ""] || kind === "report" || kind === "keyport") return null;
+  const kind = actorKindOf(entry);
+  if (kind === "report" || kind === "keyport") return null;
   if (kind === "operator") return "By an operator, with the command line";
   return entry.actorEmail ? `By ${entry.actorEmail}` : "By a former member";
+}
+
+/**
+ * A team chain's row says who acted, and only that counts: a browser can send any User-Agent (an attack review
+ * sent "secret-scanning" to pass a rename off as a report). Rows from before team chains are told by theirs.
+ */
+function actorKindOf(entry: ActivityEntry): string {
+  if (entry.actorKind) return entry.actorKind;
+  if (REPORTERS[entry.userAgent ?? ""]) return "report";
+  return entry.userAgent === OPERATOR_USER_AGENT ? "operator" : "person";
+}
+
+/** The origin line: a report's source, or where the change came from (for those shown it). */
+function originText(entry: ActivityEntry, showOrigin: boolean): string | null {
+  if (actorKindOf(entry) === "report") return REPORTERS[entry.userAgent ?? ""] ?? "By Keyport, on a leak report";
+  return showOrigin ? `From ${displayIp(entry.ip)} · ${describeUserAgent(entry.userAgent)}` : null;
 }
 
 export function ActivityList({
@@ -188,13 +227,7 @@ export function ActivityList({
             <Details slug={slug} entry={entry} />
           </p>
           <p className="text-xs break-words text-zinc-600 dark:text-zinc-400">
-            {[
-              showActor ? actorText(entry) : null,
-              REPORTERS[entry.userAgent ?? ""] ??
-                (showOrigin ? `From ${displayIp(entry.ip)} · ${describeUserAgent(entry.userAgent)}` : null),
-            ]
-              .filter(Boolean)
-              .join(" · ")}
+            {[showActor ? actorText(entry) : null, originText(entry, showOrigin)].filter(Boolean).join(" · ")}
           </p>
         </li>
       ))}

@@ -153,6 +153,8 @@ export const revokeKeySchema = z.object({
     .trim()
     .max(200, "Keep the reason under 200 characters.")
     .refine((reason) => !CONTROL_CHARACTERS.test(reason), "The reason cannot contain control characters.")
+    // It is kept in the team's activity chain and shown to every member: never a key (attack review of team chains).
+    .refine((reason) => !holdsApiKey(reason), "The reason cannot contain an API key: describe where it leaked instead.")
     .optional()
     .transform((reason) => (reason ? reason : null)),
 });

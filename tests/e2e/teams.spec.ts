@@ -123,3 +123,35 @@ test("a new team from the form: the address is proposed from the name, a bad one
   await expect(page.getByTestId("team-switcher")).toHaveAccessibleName(`Team: Ops & Infra ${suffix}. Switch team`);
   await expect(page.getByText("This team has no API keys in use.")).toBeVisible();
 });
+
+test("a team's log names who acted whatever their browser claims, and shows a right-to-left rename in order", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const [ownerEmail, adminEmail] = [uniqueEmail("log-owner"), uniqueEmail("log-admin")];
+  await signUp(page, ownerEmail);
+  // The admin's browser says it is GitHub's secret scanning (attack review of team chains).
+  const spoofing = await browser.newContext({ userAgent: "secret-scanning" });
+  const admin = await spoofing.newPage();
+  await signUp(admin, adminEmail);
+  const slug = await e2eTeam("Log check", ownerEmail, [[adminEmail, "admin"]]);
+  await admin.goto(`/dashboard/${slug}`);
+  await createKey(admin, "אלף");
+  await keyRow(admin, "אלף").getByRole("link", { name: "אלף" }).click();
+  await admin.getByRole("button", { name: "Rename “אלף”" }).click();
+  await admin.getByLabel("New label for “אלף”").fill("בית");
+  await admin.getByRole("button", { name: "Save" }).click();
+  await expect(admin.getByRole("heading", { level: 1 })).toHaveText("בית");
+
+  await page.goto(`/dashboard/${slug}/activity`);
+  const renamed = page.getByTestId("activity-row").filter({ hasText: "Key renamed" });
+  await expect(renamed).toHaveCount(1); // the control: the row is there
+  await expect(renamed).toContainText(`By ${adminEmail}`);
+  await expect(renamed).not.toContainText("secret-scanning report");
+  // Each name is isolated, so the old one stays left of the arrow.
+  await expect(renamed.locator("bdi")).toHaveText(["אלף", "בית"]);
+  const [from, to] = await renamed.locator("bdi").evaluateAll((names) => names.map((n) => n.getBoundingClientRect().x));
+  expect(from!).toBeLessThan(to!);
+  await spoofing.close();
+});

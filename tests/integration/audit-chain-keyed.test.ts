@@ -422,6 +422,37 @@ describe("a team chain", () => {
     expect(JSON.parse(checked.stdout)).toEqual({ ok: true, team: team.slug, rows: 4 });
   });
 
+  it("names an end cut off with the seal cleared, and audit:key --team signs none of it (attack review of team chains)", async () => {
+    const { team } = await teamWithKeyChanges();
+    expect(await verifyTeam(team.slug)).toMatchObject({ code: 0 }); // the control
+    // Rows 3 and 4 (the replacement's creation and its revocation) cut, the head moved back, the seal cleared.
+    const kept = await teamRows(team.id);
+    await db.teamAuditEvent.deleteMany({ where: { teamId: team.id, seq: { gt: 2 } } });
+    await db.team.update({ where: { id: team.id }, data: { auditSeq: 2, auditHash: kept[1]!.hash, auditSeal: "" } });
+    const checked = await verifyTeam(team.slug);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("the team's chain has 2 row(s) but no signature of the deployment's key");
+    // The replacement's creation went with the cut: the key is named in the same answer.
+    expect(checked.stderr).toContain(`has no "created" row in this team's log`);
+    expect(checked.stderr).not.toContain("sign it with audit:key");
+    const signing = await admin(["audit:key", "--team", team.slug]);
+    expect(signing.code).toBe(1);
+    expect(signing.stderr).toContain("signed nothing");
+    expect((await db.team.findUniqueOrThrow({ where: { id: team.id } })).auditSeal).toBe("");
+  });
+
+  it("never offers an emptied chain for signing while a key made since has no row (attack review of team chains)", async () => {
+    const { team } = await teamWithKeyChanges();
+    await db.teamAuditEvent.deleteMany({ where: { teamId: team.id } });
+    await db.team.update({ where: { id: team.id }, data: { auditSeq: 0, auditHash: "", auditSeal: "" } });
+    const checked = await verifyTeam(team.slug);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`has no "created" row in this team's log`);
+    const signing = await admin(["audit:key", "--team", team.slug]);
+    expect(signing.code).toBe(1);
+    expect((await db.team.findUniqueOrThrow({ where: { id: team.id } })).auditSeal).toBe("");
+  });
+
   it("names a row edited directly in the database: who acted, or what it says", async () => {
     const { team } = await teamWithKeyChanges();
     const other = await accountInTheApp();
