@@ -453,6 +453,28 @@ describe("a team chain", () => {
     expect((await db.team.findUniqueOrThrow({ where: { id: team.id } })).auditSeal).toBe("");
   });
 
+  it("starts a chain the previous release left unstarted before its first row: a personal team's commits to the account's head", async () => {
+    const owner = await accountInTheApp();
+    const team = await personalTeam(owner.userId);
+    // As a team an instance of the previous release made during a rolling deploy: no seal, no rows.
+    await db.team.update({ where: { id: team.id }, data: { auditSeal: "" } });
+    expect((await verifyTeam(team.slug)).stderr).toContain("carries no signature"); // the control: unstarted
+    const account = await db.user.findUniqueOrThrow({ where: { id: owner.userId } });
+    const made = await createKey(
+      { userId: owner.userId, ip: null, userAgent: "vitest" },
+      { label: "first", environment: "dev", expiresAt: null },
+    );
+    const chain = await teamRows(team.id);
+    expect(chain.map((row) => [row.seq, row.action, row.keyId])).toEqual([
+      [1, "team.chain_started", null],
+      [2, "key.created", made.key.id],
+    ]);
+    expect(JSON.parse(chain[0]!.details!)).toEqual({
+      account_chain: { seq: account.auditSeq, hash: account.auditHash },
+    });
+    expect(await verifyTeam(team.slug)).toMatchObject({ code: 0, stderr: "" });
+  });
+
   it("names a row edited directly in the database: who acted, or what it says", async () => {
     const { team } = await teamWithKeyChanges();
     const other = await accountInTheApp();
