@@ -194,7 +194,10 @@ function actorKindOf(entry: ActivityEntry): string {
 
 /** The origin line: a report's source, or where the change came from (for those shown it). */
 function originText(entry: ActivityEntry, showOrigin: boolean): string | null {
-  if (actorKindOf(entry) === "report") return REPORTERS[entry.userAgent ?? ""] ?? "By Keyport, on a leak report";
+  const kind = actorKindOf(entry);
+  if (kind === "report") return REPORTERS[entry.userAgent ?? ""] ?? "By Keyport, on a leak report";
+  // The command line has no address or browser: its actor line says where it came from.
+  if (kind === "operator") return null;
   return showOrigin ? `From ${displayIp(entry.ip)} · ${describeUserAgent(entry.userAgent)}` : null;
 }
 
@@ -227,7 +230,13 @@ export function ActivityList({
             <Details slug={slug} entry={entry} />
           </p>
           <p className="text-xs break-words text-zinc-600 dark:text-zinc-400">
-            {[showActor ? actorText(entry) : null, originText(entry, showOrigin)].filter(Boolean).join(" · ")}
+            {[
+              // The operator is named even in a personal team: the person did not make that change.
+              showActor || actorKindOf(entry) === "operator" ? actorText(entry) : null,
+              originText(entry, showOrigin),
+            ]
+              .filter(Boolean)
+              .join(" · ")}
           </p>
         </li>
       ))}
