@@ -42,6 +42,11 @@ describe("the roles table", () => {
     expect(canManageKey({ role: "admin", userId: me }, { environment: "prod", userId: other })).toBe(true);
   });
 
+  it("shows where changes came from, and the chain's download, to admins and owners only", () => {
+    expect(can("viewer", "activity.origin") || can("developer", "activity.origin")).toBe(false);
+    expect(can("admin", "activity.origin") && can("owner", "activity.origin")).toBe(true);
+  });
+
   it("lets an owner do everything", () => {
     for (const permission of Object.keys(PERMISSIONS) as Permission[]) expect(can("owner", permission)).toBe(true);
   });
