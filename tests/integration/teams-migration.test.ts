@@ -51,25 +51,32 @@ async function seed(url: string) {
     'INSERT INTO "Generation" ("id", "userId", "environment", "apiKeyId", "model", "prompt", "status", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ["gen_bob", "u-bob", "dev", "k-bob", "aurora-image-2", "a lighthouse", "succeeded", now],
   );
-  // Ada's activity chain: two rows, chained with SHA-256 as before the switch.
-  let previous = "";
-  for (const seq of [1, 2]) {
-    const row = {
-      seq,
-      action: "auth.sign_in",
-      keyId: null,
-      ip: "192.0.2.1",
-      userAgent: null,
-      details: null,
-      createdAt: now,
-    };
-    previous = chainHash(previous, "u-ada", row);
-    await sql(
-      'INSERT INTO "AuditEvent" ("id", "userId", "seq", "action", "ip", "createdAt", "hash") VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [`e${seq}`, "u-ada", seq, row.action, row.ip, now, previous],
-    );
+  // Each account's activity chain, chained with SHA-256 as before the switch: a sign-in, and each key's creation
+  // (the release always recorded one, and audit:verify asks each key of a team for it).
+  const chains: Record<string, (string | null)[]> = {
+    "u-ada": [null, "key_k-old", "key_k-new", "key_k-prod"],
+    "u-bob": ["key_k-bob"],
+  };
+  for (const [userId, keys] of Object.entries(chains)) {
+    let previous = "";
+    for (const [index, keyId] of keys.entries()) {
+      const row = {
+        seq: index + 1,
+        action: keyId ? "key.created" : "auth.sign_in",
+        keyId,
+        ip: "192.0.2.1",
+        userAgent: null,
+        details: null,
+        createdAt: now,
+      };
+      previous = chainHash(previous, userId, row);
+      await sql(
+        'INSERT INTO "AuditEvent" ("id", "userId", "seq", "action", "keyId", "ip", "createdAt", "hash") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [`e-${userId}-${row.seq}`, userId, row.seq, row.action, keyId, row.ip, now, previous],
+      );
+    }
+    await sql('UPDATE "User" SET "auditSeq" = ?, "auditHash" = ? WHERE "id" = ?', [keys.length, previous, userId]);
   }
-  await sql('UPDATE "User" SET "auditSeq" = 2, "auditHash" = ? WHERE "id" = ?', [previous, "u-ada"]);
 }
 
 /** A row without its version: filling a column raises a key's version on PostgreSQL (its trigger counts every column). */
