@@ -26,8 +26,8 @@
 // 4. `admin audit:start-team-chains`: each team chain that is empty and
 //    unsigned starts, a personal team's with a row committing to its account
 //    chain's head (lib/audit-chain-start.ts says what it can and cannot tell).
-// Exit codes: 0 done; 3 only the activity log's steps refused (they name the
-// accounts); anything else, a step failed.
+// Exit codes: 0 done; 3 one of the activity log's steps (3 or 4) refused or
+// failed (they name the accounts); anything else, a step failed.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -145,8 +145,8 @@ if (held.length > 0 && noOldInstances) {
   );
 }
 try {
-  admin("audit:backfill");
+  // One process for both (a tsx start each costs seconds); the chains start only if the backfill passed.
+  admin("audit:backfill", "audit:start-team-chains");
 } catch {
   process.exit(3);
 }
-admin("audit:start-team-chains");
