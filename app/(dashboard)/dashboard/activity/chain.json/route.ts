@@ -1,4 +1,5 @@
 import { exportChain } from "@/lib/audit-chain-store";
+import { chainDownload } from "@/lib/web/chain-download";
 import { requireApiSession } from "@/lib/web/guard";
 import { db } from "@/lib/db";
 
@@ -13,12 +14,5 @@ export async function GET(request: Request) {
   const session = await requireApiSession(request);
   if (session instanceof Response) return session;
   const chain = await exportChain(db, session.userId);
-  return new Response(`${JSON.stringify(chain, null, 2)}\n`, {
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Disposition": `attachment; filename="keyport-activity-${chain.exportedAt.slice(0, 10)}.json"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return chainDownload(chain, "keyport-activity");
 }

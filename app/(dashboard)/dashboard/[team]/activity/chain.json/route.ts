@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/errors/error-response";
 import { activityShown, memberBySlug, roleRefusal } from "@/lib/teams/membership";
+import { chainDownload } from "@/lib/web/chain-download";
 import { requireApiSession } from "@/lib/web/guard";
 
 export const dynamic = "force-dynamic";
@@ -25,12 +26,5 @@ export async function GET(request: Request, { params }: { params: Promise<{ team
     return errorResponse("invalid_request", { baseUrl, message: roleRefusal(member.role, "activity.origin").message });
   }
   const chain = await exportTeamChain(db, member.team.id);
-  return new Response(`${JSON.stringify(chain, null, 2)}\n`, {
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Disposition": `attachment; filename="keyport-${member.team.slug}-activity-${chain.exportedAt.slice(0, 10)}.json"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return chainDownload(chain, `keyport-${member.team.slug}-activity`);
 }
