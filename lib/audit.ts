@@ -38,13 +38,15 @@ export type TeamAuditAction =
   | "key.leaked"
   | "key.decoy_used"
   | "key.restricted"
+  | "key.transferred"
   | "team.chain_started"
   | "team.created"
   | "team.renamed"
   | "team.deleted"
   | "team.member_added"
   | "team.role_changed"
-  | "team.member_removed";
+  | "team.member_removed"
+  | "team.service_account_created";
 
 type Tx = Pick<Db, "auditEvent" | "user" | "teamAuditEvent" | "team">;
 

@@ -19,6 +19,7 @@ const ACTION_TEXT: Record<string, string> = {
   "key.leaked": "Key reported leaked",
   "key.decoy_used": "Decoy key used",
   "key.restricted": "Key access changed",
+  "key.transferred": "Key handed to a service account",
   "team.chain_started": "Team activity log started",
   "team.created": "Team created",
   "team.renamed": "Team renamed",
@@ -26,6 +27,7 @@ const ACTION_TEXT: Record<string, string> = {
   "team.member_added": "Member added",
   "team.role_changed": "Member's role changed",
   "team.member_removed": "Member removed",
+  "team.service_account_created": "Service account created",
   "auth.sign_in": "Signed in",
   "auth.sessions_ended": "Sessions ended",
   "auth.account_created": "Account created by an operator",
@@ -120,6 +122,27 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
         <>
           <bdi>{String(d.email)}</bdi> {`(${String(d.role)}) ${d.left ? "left" : "was removed"}; `}
           {d.revoked_keys === 1 ? "1 key of theirs revoked" : `${String(d.revoked_keys)} keys of theirs revoked`}
+          {typeof d.transferred_keys === "number" &&
+            d.transferred_keys > 0 &&
+            `, ${d.transferred_keys === 1 ? "1 handed" : `${d.transferred_keys} handed`} to a service account`}
+        </>
+      );
+    case "team.service_account_created":
+      return (
+        <>
+          “<bdi>{String(serviceAccountName(d.service_account))}</bdi>”
+        </>
+      );
+    case "key.transferred":
+      return (
+        <>
+          From <bdi>{String(d.from_email ?? "a former member")}</bdi> to the service account “
+          <bdi>{String(serviceAccountName(d.service_account))}</bdi>”;{" "}
+          {d.rotated ? (
+            <>rotated: replaced by {keyLink(slug, d.replacement)}</>
+          ) : (
+            "not rotated: its secret is unchanged"
+          )}
         </>
       );
     case "auth.sessions_ended":
@@ -128,6 +151,10 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
       return null;
   }
 }
+
+/** A service account as an activity row names it: { id, name }. */
+const serviceAccountName = (value: unknown) =>
+  value && typeof value === "object" && "name" in value ? (value as { name: unknown }).name : "?";
 
 /**
  * "“old” → “new”", each name isolated: a right-to-left name would otherwise take the arrow and quotes into its run,

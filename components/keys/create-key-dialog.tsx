@@ -20,6 +20,9 @@ const ENVIRONMENT_OPTIONS = [
   ["prod", "Production"],
 ] as const;
 
+/** The "belongs to" choice for the person making the key (a Radix select cannot hold an empty value). */
+const SELF = "self";
+
 const EXPIRY_OPTIONS = [
   ["never", "Never"],
   ["30", "In 30 days"],
@@ -68,6 +71,19 @@ export function CreateKeyDialog({
           hint="What uses this key, e.g. “billing service”."
           error={fieldError("label")}
         />
+        {team.serviceAccounts.length > 0 && (
+          <Select
+            label="Belongs to"
+            name="serviceAccount"
+            defaultValue={value("serviceAccount") ?? SELF}
+            options={[
+              [SELF, "You: it stops working if you leave the team"],
+              ...team.serviceAccounts.map(
+                (account) => [account.id, `${account.name} (service account): it outlives any departure`] as const,
+              ),
+            ]}
+          />
+        )}
         <fieldset className="flex flex-col gap-2">
           <legend className="text-sm font-medium">Environment</legend>
           {ENVIRONMENT_OPTIONS.map(([value, text]) => (

@@ -16,3 +16,13 @@ export function StatusBadge({ status }: { status: KeyStatus }) {
 export function DecoyBadge({ decoy }: { decoy: boolean }) {
   return decoy ? <Badge tone="warning">Decoy</Badge> : null;
 }
+
+/** Who owns a key, when a service account does: it outlives any departure. */
+export function ServiceAccountLine({ keyView }: { keyView: { serviceAccount: { name: string } | null } }) {
+  if (!keyView.serviceAccount) return null;
+  return (
+    <div data-testid="key-owner" className="mt-1 text-xs break-words text-zinc-700 dark:text-zinc-300">
+      Service account: <bdi className="font-medium">{keyView.serviceAccount.name}</bdi>
+    </div>
+  );
+}

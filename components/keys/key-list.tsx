@@ -9,7 +9,7 @@ import { Table, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { isUsable } from "@/lib/keys/status";
 import type { KeyView } from "@/lib/keys/views";
-import { DecoyBadge, EnvironmentBadge, StatusBadge } from "./key-badges";
+import { DecoyBadge, EnvironmentBadge, ServiceAccountLine, StatusBadge } from "./key-badges";
 import { accessSummary } from "@/lib/keys/restrictions";
 import { KeyMenu } from "./key-menu";
 
@@ -92,6 +92,7 @@ function KeyRow({
           {keyView.label}
         </Link>
         <div className="mt-1 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{keyView.id}</div>
+        <ServiceAccountLine keyView={keyView} />
         {access && (
           <div data-testid="key-access" className="mt-1 text-xs break-words text-zinc-700 dark:text-zinc-300">
             {access}
@@ -143,7 +144,11 @@ function KeyRow({
             label: keyView.label,
             status: keyView.status,
             decoy: keyView.decoy,
-            manageable: canManageKey(member, { environment: keyView.environment, userId: keyView.makerId }),
+            manageable: canManageKey(member, {
+              environment: keyView.environment,
+              userId: keyView.makerId,
+              serviceAccountId: keyView.serviceAccount?.id ?? null,
+            }),
           }}
         />
       </Td>

@@ -7,7 +7,7 @@ import { Select } from "@/components/ui/select";
 import type { ActionState } from "@/lib/web/action-result";
 import { Input } from "@/components/ui/input";
 import { TEAM_NAME_MAX } from "@/lib/teams/slug";
-import { deleteTeamAction, removeMemberAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
+import { deleteTeamAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
 import { ROLES, type Role } from "@/lib/teams/roles";
 
 function Status({ state }: { state: ActionState<string | undefined> }) {
@@ -31,49 +31,6 @@ export function RoleForm({ team, userId, email, role }: { team: string; userId: 
       </div>
       <Button type="submit" variant="secondary" disabled={pending} aria-label={`Change the role of ${email}`}>
         Change role
-      </Button>
-      <Status state={state} />
-    </form>
-  );
-}
-
-/** Remove a member, or (for oneself) leave the team. */
-export function RemoveMemberButton({
-  team,
-  userId,
-  email,
-  self,
-}: {
-  team: string;
-  userId: string;
-  email: string;
-  self: boolean;
-}) {
-  const { state, pending, form } = useActionForm(removeMemberAction);
-  return (
-    <form
-      {...form}
-      className="flex flex-wrap items-center gap-2"
-      onSubmit={(event) => {
-        const question = self
-          ? "Leave this team? Your keys in it stop working at once."
-          : `Remove ${email}? Their keys in this team stop working at once.`;
-        if (!window.confirm(question)) {
-          event.preventDefault();
-          return;
-        }
-        form.onSubmit(event);
-      }}
-    >
-      <input type="hidden" name="team" value={team} />
-      <input type="hidden" name="userId" value={userId} />
-      <Button
-        type="submit"
-        variant="danger"
-        disabled={pending}
-        aria-label={self ? "Leave this team" : `Remove ${email}`}
-      >
-        {self ? "Leave team" : "Remove"}
       </Button>
       <Status state={state} />
     </form>

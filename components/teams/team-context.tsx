@@ -12,6 +12,8 @@ export interface TeamContextValue {
   name: string;
   role: Role;
   userId: string;
+  /** The team's service accounts, which a new key may belong to. */
+  serviceAccounts: { id: string; name: string }[];
 }
 
 const TeamContext = createContext<TeamContextValue | null>(null);

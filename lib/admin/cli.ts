@@ -27,6 +27,8 @@ import {
   addMemberCommand,
   createTeamCommand,
   membersCommand,
+  createServiceAccountCommand,
+  listServiceAccountsCommand,
   removeMemberCommand,
   setRoleCommand,
 } from "./team-commands";
@@ -42,13 +44,23 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         adds an existing account to the team
   team:set-role --team SLUG --email E --role ROLE
                                         changes a member's role (a team keeps an owner)
-  team:remove-member --team SLUG --email E
+  team:remove-member --team SLUG --email E [--transfer-to NAME]
                                         ends the membership; revokes the member's own keys in
-                                        the team ("owner left the team"); prints their ids
+                                        the team ("owner left the team"), or with --transfer-to
+                                        hands every one of them to that service account, not
+                                        rotated (the person still knows their secrets); prints
+                                        their ids
   team:members --team SLUG              prints the team's members and roles as JSON
+  service-account:create --team SLUG --name NAME
+                                        makes a service account in the team: it owns keys that
+                                        no departure revokes, and can never sign in
+  service-account:list --team SLUG      prints the team's service accounts as JSON
   key:create --email E [--team SLUG] --env dev|prod --label L [--expires-in-days N]
              [--scopes S] [--allow-ip IPS] [--rate-limit N]
                                         prints only the new secret
+  key:create --team SLUG --service-account NAME [--email E] --env dev|prod --label L ...
+                                        a key of that service account, made in the name of
+                                        --email, or of the team's longest-standing owner
   key:update --id KEY_ID [--scopes S] [--allow-ip IPS|none] [--rate-limit N|default]
                                         changes only the restrictions given (at least one),
                                         prints the key's id and restrictions as JSON
@@ -119,6 +131,8 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "team:set-role": setRoleCommand,
   "team:remove-member": removeMemberCommand,
   "team:members": membersCommand,
+  "service-account:create": createServiceAccountCommand,
+  "service-account:list": listServiceAccountsCommand,
   "key:create": createKeyCommand,
   "key:update": updateKeyCommand,
   "key:list": listKeysCommand,

@@ -52,6 +52,8 @@ export function parseFlags(args: string[]) {
       owner: { type: "string" },
       slug: { type: "string" },
       role: { type: "string" },
+      "service-account": { type: "string" },
+      "transfer-to": { type: "string" },
     },
   }).values;
 }

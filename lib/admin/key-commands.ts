@@ -24,6 +24,7 @@ import {
 import { restrictionFlags } from "./restriction-flags";
 import { teamBySlug } from "./team-commands";
 import { memberById, personalTeamOf } from "../teams/membership";
+import { serviceAccountByName } from "../teams/service-accounts";
 
 // The key commands. Each returns what the CLI prints; lib/keys/lifecycle.ts
 // checks ownership and writes the audit row, as it does for the dashboard.
@@ -36,7 +37,6 @@ const printable = (key: KeyView) => ({ ...key, restrictions: describeRestriction
 
 /** key:create: prints only the new secret, so `$(npm run -s admin -- key:create ...)` captures it. */
 export async function createKeyCommand(flags: Flags): Promise<string> {
-  const email = required(emailSchema, flags.email, "email");
   const environment = required(z.enum(KEY_ENVIRONMENTS), flags.env, "env");
   const label = required(labelSchema, flags.label, "label");
   const days =
@@ -44,11 +44,23 @@ export async function createKeyCommand(flags: Flags): Promise<string> {
       ? undefined
       : required(z.coerce.number().int().min(1).max(1830), flags["expires-in-days"], "expires-in-days");
   const restrictions = { ...UNRESTRICTED, ...restrictionFlags(flags) };
-  const user = await userByEmail(email);
   // With --team, a member's own key in that team (the operator makes it in their name); else their personal team.
   const team = flags.team === undefined ? undefined : await teamBySlug(flags);
+  // With --service-account (and --team), a key of that service account: made in the name of --email if given,
+  // else of the team's longest-standing owner, who then receives the key's notices as its maker would.
+  const serviceAccount =
+    flags["service-account"] === undefined
+      ? undefined
+      : await serviceAccountByName(
+          (team ?? usage("--service-account needs --team SLUG.")).id,
+          required(z.string().min(1), flags["service-account"], "service-account"),
+        );
+  const user =
+    serviceAccount && flags.email === undefined
+      ? await longestOwner(team!.id)
+      : await userByEmail(required(emailSchema, flags.email, "email"));
   if (team && !(await memberById(user.id, team.id))) {
-    throw new UsageError(`--email: ${email} is not a member of the team ${team.slug}.`);
+    throw new UsageError(`--email: ${user.email} is not a member of the team ${team.slug}.`);
   }
   const { secret } = await createKey(
     OPERATOR(user.id),
@@ -58,11 +70,27 @@ export async function createKeyCommand(flags: Flags): Promise<string> {
       expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null,
       restrictions,
       teamId: team?.id,
+      serviceAccountId: serviceAccount?.id,
     },
     new Date(),
     OPERATOR_POLICY,
   );
   return secret;
+}
+
+const usage = (message: string): never => {
+  throw new UsageError(message);
+};
+
+/** The team's owner who has been one longest: in whose name the operator makes a service account's key. */
+async function longestOwner(teamId: string) {
+  const owner = await db.membership.findFirst({
+    where: { teamId, role: "owner" },
+    orderBy: { createdAt: "asc" },
+    select: { user: { select: { id: true, email: true } } },
+  });
+  if (!owner) throw new NotFoundError("That team has no owner: it was deleted.");
+  return owner.user;
 }
 
 /** key:list --email E (the person's personal team) or --team SLUG (each key with its maker's email). */

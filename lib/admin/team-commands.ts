@@ -2,7 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { emailSchema } from "../auth/credentials.schema";
 import { db } from "../db";
-import { addMember, createTeam, listMembers, removeMember, setRole } from "../teams/members";
+import type { Handover } from "../keys/lifecycle";
+import { addMember, createTeam, departingKeys, listMembers, removeMember, setRole } from "../teams/members";
+import { createServiceAccount, listServiceAccounts, serviceAccountByName } from "../teams/service-accounts";
 import { ROLES } from "../teams/roles";
 import { teamSlugSchema } from "../teams/slug";
 import { NotFoundError, OPERATOR, required, userByEmail, type Flags } from "./command-support";
@@ -47,12 +49,61 @@ export async function setRoleCommand(flags: Flags) {
   return { team: team.slug, email: user.email, role };
 }
 
-/** team:remove-member --team SLUG --email EMAIL: their keys in the team are revoked. */
+/**
+ * team:remove-member --team SLUG --email EMAIL [--transfer-to NAME]: their keys in the team are revoked, or with
+ * --transfer-to every one of them goes to that service account of the team, not rotated (the output says so).
+ */
 export async function removeMemberCommand(flags: Flags) {
   const team = await teamBySlug(flags);
   const user = await userByEmail(required(emailSchema, flags.email, "email"));
-  const revoked = await removeMember(OPERATOR(user.id), team.id, user.id);
-  return { team: team.slug, email: user.email, revoked_keys: revoked };
+  const to =
+    flags["transfer-to"] === undefined
+      ? null
+      : await serviceAccountByName(team.id, required(z.string().min(1), flags["transfer-to"], "transfer-to"));
+  const handovers = to ? (await departingKeys(team.id, user.id)).map((key) => handover(key.id, to.id)) : [];
+  const { revoked, handedOver } = await removeMember(OPERATOR(user.id), team.id, user.id, handovers);
+  return {
+    team: team.slug,
+    email: user.email,
+    revoked_keys: revoked,
+    ...(to
+      ? {
+          transferred_keys: handedOver.map((h) => h.key),
+          transferred_to: to.name,
+          rotated: false,
+          note: "The keys were not rotated and the person who left still knows their secrets: rotate them from the dashboard.",
+        }
+      : {}),
+  };
+}
+
+const handover = (publicId: string, serviceAccountId: string): Handover => ({
+  publicId,
+  serviceAccountId,
+  rotate: null,
+});
+
+/** service-account:create --team SLUG --name NAME: prints it as JSON. */
+export async function createServiceAccountCommand(flags: Flags) {
+  const team = await teamBySlug(flags);
+  const name = required(z.string(), flags.name, "name");
+  const made = await createServiceAccount(OPERATOR(""), team.id, name);
+  return { team: team.slug, id: made.id, name: made.name };
+}
+
+/** service-account:list --team SLUG: each with how many of its keys work now. */
+export async function listServiceAccountsCommand(flags: Flags) {
+  const team = await teamBySlug(flags);
+  const accounts = await listServiceAccounts(team.id);
+  return {
+    team: team.slug,
+    service_accounts: accounts.map((a) => ({
+      id: a.id,
+      name: a.name,
+      created_at: a.createdAt.toISOString(),
+      keys_in_use: a.keysInUse,
+    })),
+  };
 }
 
 /** team:members --team SLUG. */

@@ -103,6 +103,8 @@ export const createKeySchema = z
     decoy: z.literal("on").optional(),
     // The team that will own the key (its slug, from the page's form); the person's personal team when absent.
     team: teamSlugSchema.optional(),
+    // Who in the team owns it: "self" (or absent) for the person making it, else one of the team's service accounts.
+    serviceAccount: z.string().max(64, "Choose one of this team's service accounts.").optional(),
     ...restrictionFields,
   })
   .transform((input, ctx) => {
@@ -137,6 +139,7 @@ export const createKeySchema = z
       restrictions,
       decoy: input.decoy === "on",
       team: input.team,
+      serviceAccountId: input.serviceAccount && input.serviceAccount !== "self" ? input.serviceAccount : undefined,
     };
   });
 

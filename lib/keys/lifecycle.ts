@@ -14,7 +14,8 @@ import {
   teamById,
   teamNotFound,
 } from "../teams/membership";
-import { canManageKey, can } from "../teams/roles";
+import { canManageKey, can, serviceAccountKeyPermission } from "../teams/roles";
+import { serviceAccountInTeam } from "../teams/service-accounts";
 import { keyDigest } from "./digest";
 import { keyNotFound, keyRefused } from "./errors";
 import { displayFragment, generateApiKey, newKeyId, type KeyEnvironment } from "./format";
@@ -83,7 +84,7 @@ async function findKeyToChange(tx: Tx, actor: Actor, teamId: string, publicId: s
   const member = await memberById(actor.userId, teamId, tx);
   if (!member) throw keyNotFound();
   const environment = key.environment as KeyEnvironment;
-  if (!canManageKey(member, { environment, userId: key.userId })) {
+  if (!canManageKey(member, { environment, userId: key.userId, serviceAccountId: key.serviceAccountId })) {
     throw roleRefusal(member.role, environment === "dev" ? "keys.manage_dev" : "keys.manage_any_prod");
   }
   return key;
@@ -133,10 +134,11 @@ function refuseLimitAboveDefault(
   }
 }
 
-/** A key's owners: the team it belongs to, and the member who made it. */
+/** A key's owners: the team it belongs to, the member who made it, and the service account that owns it, if one does. */
 interface KeyOwners {
   teamId: string;
   userId: string;
+  serviceAccountId: string | null;
 }
 
 /**
@@ -145,10 +147,14 @@ interface KeyOwners {
  * person revokes it, and removing the old key's maker does not revoke what
  * someone else rotated and deployed (the attack review of teams: a member
  * rotated an owner's key, was removed, and the replacement kept working). The
- * operator CLI and reports act in the old key's maker's name.
+ * operator CLI and reports act in the old key's maker's name. A service
+ * account's key is replaced by a key of the same service account: no
+ * departure revokes either.
  */
 function replacementOwners(actor: Actor, old: KeyOwners): KeyOwners {
-  return (actor.kind ?? "person") === "person" ? { teamId: old.teamId, userId: actor.userId } : old;
+  return (actor.kind ?? "person") === "person"
+    ? { teamId: old.teamId, userId: actor.userId, serviceAccountId: old.serviceAccountId }
+    : { teamId: old.teamId, userId: old.userId, serviceAccountId: old.serviceAccountId };
 }
 
 async function insertKey(tx: Tx, owners: KeyOwners, input: NewKey, now: Date) {
@@ -158,6 +164,7 @@ async function insertKey(tx: Tx, owners: KeyOwners, input: NewKey, now: Date) {
       publicId: newKeyId(),
       teamId: owners.teamId,
       userId: owners.userId,
+      serviceAccountId: owners.serviceAccountId,
       environment: input.environment,
       label: input.label,
       digest: keyDigest(secret),
@@ -196,6 +203,8 @@ export async function createKey(
     restrictions?: KeyRestrictions;
     /** The team that will own it; the actor's personal team when not said. */
     teamId?: string | undefined;
+    /** The service account of that team that will own it (lib/teams/service-accounts.ts), if one will. */
+    serviceAccountId?: string | undefined;
   },
   now = new Date(),
   policy: RestrictionPolicy = {},
@@ -213,6 +222,12 @@ export async function createKey(
     const permission = input.environment === "prod" ? "keys.create_prod" : "keys.create_dev";
     if ((actor.kind ?? "person") === "person" && !can(member.role, permission))
       throw roleRefusal(member.role, permission);
+    const serviceAccount = input.serviceAccountId
+      ? await serviceAccountInTeam(tx, teamId, input.serviceAccountId, "serviceAccount")
+      : null;
+    // A service account's production key is no one's own, so it takes the role that manages any production key.
+    if (serviceAccount && (actor.kind ?? "person") === "person")
+      requirePermission(member, serviceAccountKeyPermission(input.environment));
     // Every key that still works counts, a rotated one in its grace period too. Rotation and leak reports
     // are not capped: once the grace ends they leave the number of keys in use as it was.
     const inUse = await tx.apiKey.count({ where: { teamId, ...statusWhere("usable", now) } });
@@ -232,13 +247,14 @@ export async function createKey(
     };
     const { row, secret } = await insertKey(
       tx,
-      { teamId, userId: actor.userId },
+      { teamId, userId: actor.userId, serviceAccountId: serviceAccount?.id ?? null },
       { ...fields, restrictions, rateLimitByOperator },
       now,
     );
     await recordTeamAudit(tx, teamId, actor, "key.created", row.publicId, {
       environment: input.environment,
       label: input.label,
+      ...(serviceAccount ? { service_account: serviceAccount } : {}),
       ...(input.decoy ? { decoy: true } : describeRestrictions(restrictions)),
     });
     await queueKeyChanged(tx, actor.userId, row, "created", now);
@@ -450,7 +466,11 @@ export async function revokeLeaked(
       const member = await memberById(actor.userId, teamId, tx);
       if (!member) throw keyNotFound();
       requirePermission(member, "keys.report_leaked");
-      replace &&= canManageKey(member, { environment: key.environment as KeyEnvironment, userId: key.userId });
+      replace &&= canManageKey(member, {
+        environment: key.environment as KeyEnvironment,
+        userId: key.userId,
+        serviceAccountId: key.serviceAccountId,
+      });
     }
     // As with rotation: a decoy found in the open is doing its job, and reports of one raise its alert instead.
     if (key.decoy) throw keyRefused(DECOY_LEAK_REFUSED);
@@ -544,4 +564,86 @@ export async function reportLeak(actor: Actor, publicId: string, now = new Date(
     throw keyRefused("This key has expired: it no longer works, so it cannot be used by anyone.");
   if (outcome.status !== "revoked") throw keyRefused("This key is already revoked: it no longer works.");
   return outcome;
+}
+
+/** A key a departing member hands to a service account of the team, rotated with a grace period or kept as it is. */
+export interface Handover {
+  publicId: string;
+  serviceAccountId: string;
+  /** Rotate it in the same step, the old secret working for this long; null keeps its secret (the leaver knows it). */
+  rotate: GracePeriod | null;
+}
+
+export interface HandedKey {
+  key: string;
+  serviceAccount: { id: string; name: string };
+  /** The rotation's new key, whose secret is shown once to whoever removed the member; null when not rotated. */
+  replacement: RotatedKey | null;
+}
+
+/**
+ * Hands one usable key of a departing member to a service account, inside the
+ * departure's transaction (lib/teams/members.ts removeMember holds the team's
+ * lock and has checked the key is theirs). The key keeps its id, secret,
+ * usage and history; from now on no departure revokes it. With `rotate`, a
+ * replacement of the service account is issued and the old secret, which the
+ * leaver knows, stops at the end of the grace period.
+ */
+export async function handOverKey(
+  tx: Tx,
+  actor: Actor,
+  key: Awaited<ReturnType<Tx["apiKey"]["findFirstOrThrow"]>>,
+  leaver: { user_id: string; email: string | null },
+  serviceAccount: { id: string; name: string },
+  rotate: GracePeriod | null,
+  now: Date,
+): Promise<HandedKey> {
+  const teamId = key.teamId;
+  if (key.decoy) throw keyRefused("A decoy key is never used: revoke it instead of handing it over.");
+  if (rotate !== null && key.successorId)
+    throw keyRefused(
+      `Key ${key.publicId} was already rotated: hand it over without rotating, or let it be revoked.`,
+      `handover.${key.publicId}`,
+    );
+  await tx.apiKey.update({ where: { id: key.id }, data: { serviceAccountId: serviceAccount.id } });
+  let replacement: RotatedKey | null = null;
+  if (rotate !== null) {
+    const owned = { ...key, serviceAccountId: serviceAccount.id };
+    const { row, secret } = await insertKey(
+      tx,
+      replacementOwners(actor, owned),
+      {
+        label: key.label,
+        environment: key.environment as KeyEnvironment,
+        expiresAt: key.expiresAt,
+        restrictions: fromStoredRestrictions(key),
+        rateLimitByOperator: key.rateLimitByOperator,
+      },
+      now,
+    );
+    const graceEnd = new Date(now.getTime() + GRACE_PERIODS[rotate]);
+    const oldKeyStopsAt = key.expiresAt && key.expiresAt < graceEnd ? key.expiresAt : graceEnd;
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: key.id, successorId: null, revokedAt: null },
+      data: { successorId: row.id, expiresAt: oldKeyStopsAt },
+    });
+    if (count !== 1) throw keyRefused(`Key ${key.publicId} was rotated meanwhile: try again.`);
+    replacement = { key: toKeyView(row, now), secret, oldKeyStopsAt };
+  }
+  await recordTeamAudit(tx, teamId, actor, "key.transferred", key.publicId, {
+    from_user_id: leaver.user_id,
+    from_email: leaver.email,
+    service_account: serviceAccount,
+    rotated: replacement !== null,
+    ...(replacement ? { replacement: replacement.key.id } : {}),
+  });
+  if (replacement) {
+    await recordTeamAudit(tx, teamId, actor, "key.rotated", key.publicId, {
+      replacement: replacement.key.id,
+      old_key_stops_at: replacement.oldKeyStopsAt.toISOString(),
+      grace: rotate,
+    });
+    await recordReplacementCreated(tx, teamId, actor, replacement.key.id, key, "rotation");
+  }
+  return { key: key.publicId, serviceAccount, replacement };
 }

@@ -38,6 +38,8 @@ export interface KeyView {
   decoy: boolean;
   /** The member who made it (or whose key it replaces): who, besides admins, may change a production key. */
   makerId: string;
+  /** The service account that owns it, if one does: no departure revokes it (lib/teams/service-accounts.ts). */
+  serviceAccount: { id: string; name: string } | null;
 }
 
 const link = { select: { publicId: true, label: true } } as const;
@@ -60,6 +62,7 @@ export const keyViewSelect = {
   rateLimitByOperator: true,
   decoy: true,
   userId: true,
+  serviceAccount: { select: { id: true, name: true } },
 } as const;
 
 type SelectedLink = { publicId: string; label: string } | null;
@@ -67,7 +70,7 @@ type SelectedLink = { publicId: string; label: string } | null;
 /** A row read with keyViewSelect. */
 type SelectedKey = Omit<
   KeyView,
-  "id" | "environment" | "status" | "successor" | "predecessor" | "restrictions" | "makerId"
+  "id" | "environment" | "status" | "successor" | "predecessor" | "restrictions" | "makerId" | "serviceAccount"
 > &
   StoredRestrictions & {
     publicId: string;
@@ -76,6 +79,7 @@ type SelectedKey = Omit<
     successorId: string | null;
     successor: SelectedLink;
     predecessor: SelectedLink;
+    serviceAccount: { id: string; name: string } | null;
   };
 
 const toLink = (row: SelectedLink): KeyLink | null => (row ? { id: row.publicId, label: row.label } : null);
@@ -99,5 +103,6 @@ export function toKeyView(row: SelectedKey, now = new Date()): KeyView {
     rateLimitByOperator: row.rateLimitByOperator,
     decoy: row.decoy,
     makerId: row.userId,
+    serviceAccount: row.serviceAccount,
   };
 }

@@ -4,9 +4,12 @@ import { db, type Db } from "../db";
 import { DomainError } from "../domain-error";
 import { log } from "../log";
 import { queueMembershipChanged } from "../mail/team-notices";
+import { handOverKey, type HandedKey, type Handover } from "../keys/lifecycle";
 import { statusWhere } from "../keys/status";
+import { keyViewSelect, toKeyView } from "../keys/views";
 import { memberById, requirePermission, teamNotFound, type TeamMember } from "./membership";
-import type { Role } from "./roles";
+import { serviceAccountKeyPermission, type Role } from "./roles";
+import { serviceAccountInTeam } from "./service-accounts";
 import { newTeamSlugSchema, proposeSlug, SLUG_MAX } from "./slug";
 import { teamNameSchema } from "./team-name";
 
@@ -34,18 +37,24 @@ async function lockTeam(tx: Tx, teamId: string) {
 /** Who acts on a team's members: a person (whose role is checked) or the operator CLI (no role). */
 export type MemberActor = Actor;
 
-/** The acting person's membership under the lock, with the permission the change needs; the operator passes. */
 /** A member, as the team's activity names them: by id, and by the address they had then. */
 async function memberDetails(tx: Tx, userId: string) {
   const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
   return { user_id: userId, email: user?.email ?? null };
 }
 
-async function authorise(tx: Tx, actor: MemberActor, teamId: string, needs: (member: TeamMember) => void) {
-  if ((actor.kind ?? "person") !== "person") return;
+/** The acting person's membership, checked by `needs`; null for the operator, whom no role limits. */
+async function authorise(
+  tx: Tx,
+  actor: MemberActor,
+  teamId: string,
+  needs: (member: TeamMember) => void,
+): Promise<TeamMember | null> {
+  if ((actor.kind ?? "person") !== "person") return null;
   const member = await memberById(actor.userId, teamId, tx);
   if (!member) throw teamNotFound();
   needs(member);
+  return member;
 }
 
 /**
@@ -199,16 +208,33 @@ export async function setRole(actor: MemberActor, teamId: string, userId: string
   log.info("team.role_changed", { team_id: teamId, user_id: userId, role });
 }
 
+/** What a departure did to the member's keys in the team: revoked, or handed to a service account. */
+export interface Departure {
+  revoked: string[];
+  handedOver: HandedKey[];
+}
+
 /**
- * Ends a membership at once (a removal, or the member leaving): the member's
- * own keys in the team are revoked in the same transaction, with the reason
- * LEFT_TEAM_REASON and an activity row each, so their next request is refused
- * on every instance. Keys others made are untouched. The last owner cannot
- * leave or be removed. Returns the revoked keys' ids.
+ * Ends a membership at once (a removal, or the member leaving). The member's
+ * own keys in the team (not those of a service account) are revoked in the
+ * same transaction, with the reason LEFT_TEAM_REASON and an activity row each,
+ * so their next request is refused on every instance; except each key the
+ * handovers name, which goes to a service account of the team instead
+ * (lib/keys/lifecycle.ts handOverKey), rotated or not. A handover needs the
+ * role that manages a service account's keys of that environment; one naming
+ * a key that is not the member's, or a service account of another team,
+ * changes nothing. A member leaving may hand keys over but not rotate them:
+ * they would be shown the new secret. The last owner cannot leave or be
+ * removed.
  */
-export async function removeMember(actor: MemberActor, teamId: string, userId: string): Promise<string[]> {
+export async function removeMember(
+  actor: MemberActor,
+  teamId: string,
+  userId: string,
+  handovers: readonly Handover[] = [],
+): Promise<Departure> {
   const now = new Date();
-  const revoked = await db.$transaction(async (tx) => {
+  const departure = await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
     const target = await memberById(userId, teamId, tx);
     if (!target) throw refused("That person is not a member of this team.", "email");
@@ -216,11 +242,11 @@ export async function removeMember(actor: MemberActor, teamId: string, userId: s
     if (target.team.personalOfId === userId) throw refused("A personal team keeps its owner.", "email");
     const leaving = actor.userId === userId && (actor.kind ?? "person") === "person";
     // Leaving needs no permission; removing someone else needs the role that manages theirs.
-    if (!leaving) {
-      await authorise(tx, actor, teamId, (member) =>
-        requirePermission(member, target.role === "owner" ? "members.manage_owners" : "members.manage"),
-      );
-    }
+    const acting = leaving
+      ? target
+      : await authorise(tx, actor, teamId, (member) =>
+          requirePermission(member, target.role === "owner" ? "members.manage_owners" : "members.manage"),
+        );
     if (target.role === "owner" && (await otherOwners(tx, teamId, userId)) === 0) {
       throw refused(
         leaving
@@ -230,29 +256,67 @@ export async function removeMember(actor: MemberActor, teamId: string, userId: s
       );
     }
     const keys = await tx.apiKey.findMany({
-      where: { teamId, userId, ...statusWhere("usable", now) },
-      select: { id: true, publicId: true },
+      where: { teamId, userId, serviceAccountId: null, ...statusWhere("usable", now) },
     });
+    const byId = new Map(keys.map((key) => [key.publicId, key]));
+    const leaver = await memberDetails(tx, userId);
+    const handedOver: HandedKey[] = [];
+    const handedIds = new Set<string>();
+    for (const handover of handovers) {
+      const field = `handover.${handover.publicId}`;
+      const key = byId.get(handover.publicId);
+      if (!key || handedIds.has(key.publicId))
+        throw refused("That key is not one of this member's keys in use in this team.", field);
+      const serviceAccount = await serviceAccountInTeam(tx, teamId, handover.serviceAccountId, field);
+      if (acting) requirePermission(acting, serviceAccountKeyPermission(key.environment as "dev" | "prod"));
+      if (leaving && handover.rotate !== null)
+        throw refused(
+          "You know this key's secret, so a rotation now would show you the new one: hand it over as it is, and an admin of the team rotates it.",
+          field,
+        );
+      handedIds.add(key.publicId);
+      handedOver.push(await handOverKey(tx, actor, key, leaver, serviceAccount, handover.rotate, now));
+    }
+    const revoked: string[] = [];
     for (const key of keys) {
+      if (handedIds.has(key.publicId)) continue;
       const { count } = await tx.apiKey.updateMany({
         where: { id: key.id, revokedAt: null },
         data: { revokedAt: now, revokedReason: LEFT_TEAM_REASON },
       });
-      if (count === 1)
+      if (count === 1) {
+        revoked.push(key.publicId);
         await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason: LEFT_TEAM_REASON });
+      }
     }
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
     await recordTeamAudit(tx, teamId, actor, "team.member_removed", null, {
-      ...(await memberDetails(tx, userId)),
+      ...leaver,
       role: target.role,
       left: leaving,
-      revoked_keys: keys.length,
+      revoked_keys: revoked.length,
+      transferred_keys: handedOver.length,
     });
     await queueMembershipChanged(tx, target.team, userId, "removed", null, now);
-    return keys.map((key) => key.publicId);
+    return { revoked, handedOver };
   });
-  log.info("team.member_removed", { team_id: teamId, user_id: userId, revoked_keys: revoked.length });
-  return revoked;
+  log.info("team.member_removed", {
+    team_id: teamId,
+    user_id: userId,
+    revoked_keys: departure.revoked.length,
+    transferred_keys: departure.handedOver.length,
+  });
+  return departure;
+}
+
+/** The member's keys in use in the team that a departure would revoke or hand over: the removal page lists them. */
+export async function departingKeys(teamId: string, userId: string, now = new Date()) {
+  const rows = await db.apiKey.findMany({
+    where: { teamId, userId, serviceAccountId: null, ...statusWhere("usable", now) },
+    select: keyViewSelect,
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map((row) => toKeyView(row, now));
 }
 
 /** Why a deleted team's keys stopped: on each key and in the activity log. */

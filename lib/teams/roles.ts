@@ -14,11 +14,13 @@ export const PERMISSIONS = {
   "keys.create_prod": "Create production keys",
   "keys.manage_dev": "Rename, rotate, revoke and edit the access of any development key",
   "keys.manage_own_prod": "Rename, rotate, revoke and edit the access of production keys they created",
-  "keys.manage_any_prod": "Rename, rotate, revoke and edit the access of any production key",
+  "keys.manage_any_prod":
+    "Rename, rotate, revoke and edit the access of any production key, and create production keys for service accounts",
   "activity.origin":
     "See where each change came from (address and browser), and download the activity log with its hashes",
   "members.view": "See the team's members and their roles",
   "members.manage": "Add and remove members, and change roles, other than owners",
+  "service_accounts.manage": "Create service accounts, which own keys that no departure revokes",
   "members.manage_owners": "Add, remove, promote and demote owners",
   "team.rename": "Rename the team",
   "team.delete": "Delete the team",
@@ -33,7 +35,13 @@ const DEVELOPER: readonly Permission[] = [
   "keys.manage_dev",
   "keys.manage_own_prod",
 ];
-const ADMIN: readonly Permission[] = [...DEVELOPER, "keys.manage_any_prod", "activity.origin", "members.manage"];
+const ADMIN: readonly Permission[] = [
+  ...DEVELOPER,
+  "keys.manage_any_prod",
+  "activity.origin",
+  "members.manage",
+  "service_accounts.manage",
+];
 const OWNER: readonly Permission[] = [...ADMIN, "members.manage_owners", "team.rename", "team.delete"];
 
 /** The table: each role's permissions. */
@@ -52,12 +60,20 @@ export function can(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].has(permission);
 }
 
-/** Whether a member may change a key (rename, rotate, revoke, edit its access): by its environment and maker. */
+/**
+ * Whether a member may change a key (rename, rotate, revoke, edit its access): by its environment and maker. A
+ * service account's production key is no one's own: it takes keys.manage_any_prod, whoever made it.
+ */
 export function canManageKey(
   member: { role: Role; userId: string },
-  key: { environment: "dev" | "prod"; userId: string },
+  key: { environment: "dev" | "prod"; userId: string; serviceAccountId?: string | null },
 ): boolean {
   if (key.environment === "dev") return can(member.role, "keys.manage_dev");
   if (can(member.role, "keys.manage_any_prod")) return true;
-  return key.userId === member.userId && can(member.role, "keys.manage_own_prod");
+  return !key.serviceAccountId && key.userId === member.userId && can(member.role, "keys.manage_own_prod");
+}
+
+/** What a member needs to give a service account a key of this environment, by creating or by handing one over. */
+export function serviceAccountKeyPermission(environment: "dev" | "prod"): Permission {
+  return environment === "dev" ? "keys.create_dev" : "keys.manage_any_prod";
 }

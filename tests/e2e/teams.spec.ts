@@ -85,11 +85,16 @@ test("the switcher, a viewer who cannot create, and a removal", async ({ page, b
   await viewer.goto("/dashboard");
   await expect(viewer.getByRole("button", { name: "Create key" })).toBeEnabled();
 
-  // The owner removes the viewer on the members page.
+  // The owner removes the viewer, from the members page through the removal page (they made no keys).
   await page.goto(`/dashboard/${slug}/members`);
   await expect(page.getByTestId("member-row")).toHaveCount(2);
-  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("link", { name: `Remove ${viewerEmail}` }).click();
+  await expect(page.getByText(`${viewerEmail} made no keys in use in this team.`)).toBeVisible();
   await page.getByRole("button", { name: `Remove ${viewerEmail}` }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Removed." })).toHaveText(
+    "Removed. None of their keys was revoked.",
+  );
+  await page.getByRole("link", { name: "Back to the members" }).click();
   await expect(page.getByTestId("member-row")).toHaveCount(1);
 
   // The viewer's next request in that team is refused, as for a team that does not exist.

@@ -354,7 +354,9 @@ describe("a departure", () => {
     ]);
 
     // Leaving, as the person themselves: no role needed.
-    expect(await removeMember(person(people.leaver!.id), team.id, people.leaver!.id)).toEqual([theirs.key.id]);
+    expect((await removeMember(person(people.leaver!.id), team.id, people.leaver!.id)).revoked).toEqual([
+      theirs.key.id,
+    ]);
     expect([await call(theirs.secret), await call(ownersKey.secret), await call(personal.secret)]).toEqual([
       401, 200, 200,
     ]);

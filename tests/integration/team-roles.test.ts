@@ -9,7 +9,7 @@ import { createSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
 import { createKey } from "@/lib/keys/lifecycle";
 import { addMember, createTeam } from "@/lib/teams/members";
-import { can, canManageKey, ROLES, type Role } from "@/lib/teams/roles";
+import { can, canManageKey, ROLES, serviceAccountKeyPermission, type Role } from "@/lib/teams/roles";
 import {
   createKeyAction,
   renameKeyAction,
@@ -18,7 +18,14 @@ import {
   rotateKeyAction,
   updateRestrictionsAction,
 } from "@/lib/web/actions/keys";
-import { deleteTeamAction, removeMemberAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
+import {
+  createServiceAccountAction,
+  deleteTeamAction,
+  removeMemberAction,
+  renameTeamAction,
+  setRoleAction,
+} from "@/lib/web/actions/teams";
+import { createServiceAccount } from "@/lib/teams/service-accounts";
 import { bareAccount } from "../helpers/bare-account";
 import { request } from "../helpers/next-request";
 
@@ -203,6 +210,91 @@ describe("every member action, for every role and for someone outside the team",
   }
 });
 
+describe("service accounts, for every role and for someone outside the team", () => {
+  for (const who of WHO) {
+    it(`${who}: create a service account`, async () => {
+      await signInAs(team.people[who].id);
+      const name = `made by ${who} ${randomUUID().slice(0, 6)}`;
+      const result = await createServiceAccountAction(null, form({ team: team.slug, name }));
+      const r = role(who);
+      const allowed = r !== null && can(r, "service_accounts.manage");
+      expect(result.ok, JSON.stringify(result)).toBe(allowed);
+      expect(await db.serviceAccount.count({ where: { teamId: team.id, name } })).toBe(allowed ? 1 : 0);
+      if (!allowed)
+        expect(result.ok ? "" : result.error).toMatch(who === "outsider" ? /not found/ : /Your role in this team/);
+    });
+
+    for (const environment of ["dev", "prod"] as const) {
+      it(`${who}: create a ${environment} key for a service account`, async () => {
+        const bot = await createServiceAccount(operator(""), team.id, `bot ${randomUUID().slice(0, 8)}`);
+        await signInAs(team.people[who].id);
+        const before = await snapshot();
+        const result = await createKeyAction(
+          null,
+          form({ team: team.slug, label: `for bot by ${who}`, environment, expiry: "never", serviceAccount: bot.id }),
+        );
+        const r = role(who);
+        const allowed =
+          r !== null &&
+          can(r, environment === "prod" ? "keys.create_prod" : "keys.create_dev") &&
+          can(r, serviceAccountKeyPermission(environment));
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+        if (allowed) {
+          const made = await db.apiKey.findUniqueOrThrow({ where: { publicId: result.ok ? result.data.keyId : "" } });
+          expect(made).toMatchObject({ teamId: team.id, serviceAccountId: bot.id, environment });
+        } else {
+          expect(await snapshot()).toEqual(before);
+        }
+      });
+
+      it(`${who}: rotate a service account's ${environment} key that they made`, async () => {
+        const bot = await createServiceAccount(operator(""), team.id, `bot ${randomUUID().slice(0, 8)}`);
+        const maker = who === "outsider" ? "owner" : who;
+        const { key } = await createKey(operator(team.people[maker].id), {
+          label: `bot's ${environment}`,
+          environment,
+          expiresAt: null,
+          teamId: team.id,
+          serviceAccountId: bot.id,
+        });
+        await signInAs(team.people[who].id);
+        const result = await keyChanges.rotate(key.id);
+        const r = role(who);
+        const allowed =
+          r !== null &&
+          canManageKey(
+            { role: r, userId: team.people[who].id },
+            { environment, userId: team.people[maker].id, serviceAccountId: bot.id },
+          );
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+      });
+    }
+
+    it(`${who}: remove a developer, handing their production key to a service account`, async () => {
+      const bot = await createServiceAccount(operator(""), team.id, `bot ${randomUUID().slice(0, 8)}`);
+      const target = await bareAccount(`handing-${randomUUID().slice(0, 8)}@example.com`);
+      await addMember(operator(target.id), team.id, target.id, "developer");
+      const { key } = await createKey(operator(target.id), {
+        label: "theirs",
+        environment: "prod",
+        expiresAt: null,
+        teamId: team.id,
+      });
+      await signInAs(team.people[who].id);
+      const result = await removeMemberAction(
+        null,
+        form({ team: team.slug, userId: target.id, [`handover.${key.id}`]: `keep:${bot.id}` }),
+      );
+      const r = role(who);
+      const allowed = r !== null && can(r, "members.manage") && can(r, serviceAccountKeyPermission("prod"));
+      expect(result.ok, JSON.stringify(result)).toBe(allowed);
+      const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } });
+      expect([row.serviceAccountId, row.revokedAt]).toEqual(allowed ? [bot.id, null] : [null, null]);
+      expect(await db.membership.count({ where: { teamId: team.id, userId: target.id } })).toBe(allowed ? 0 : 1);
+    });
+  }
+});
+
 describe("renaming the team, for every role and for someone outside the team", () => {
   for (const who of WHO) {
     it(`${who}: rename the team`, async () => {
@@ -275,6 +367,15 @@ describe("the table, pinned by hand", () => {
     expect(canManageKey({ role: "developer", userId: "d" }, { environment: "prod", userId: "d" })).toBe(true);
     expect(canManageKey({ role: "developer", userId: "d" }, { environment: "prod", userId: "o" })).toBe(false);
     expect(can("developer", "members.manage")).toBe(false);
+  });
+
+  it("a service account's production key is no one's own: a developer who made it may not change it, an admin may", () => {
+    const key = { environment: "prod", userId: "d", serviceAccountId: "sa" } as const;
+    expect(canManageKey({ role: "developer", userId: "d" }, key)).toBe(false);
+    expect(canManageKey({ role: "admin", userId: "a" }, key)).toBe(true);
+    expect(canManageKey({ role: "developer", userId: "d" }, { ...key, environment: "dev" })).toBe(true);
+    expect(ROLES.filter((r) => can(r, "service_accounts.manage"))).toEqual(["admin", "owner"]);
+    expect(serviceAccountKeyPermission("prod")).toBe("keys.manage_any_prod");
   });
 
   it("an admin manages every key and members, but not owners; only an owner renames or deletes the team", () => {

@@ -6,7 +6,12 @@ import { z } from "zod";
 import { defineAction } from "../define-action";
 import { actorFor } from "../guard";
 import { teamPath } from "../team-paths";
+import { db } from "../../db";
+import { absoluteTime } from "../../format-time";
+import { DEFAULT_GRACE } from "../../keys/grace";
+import type { Handover } from "../../keys/lifecycle";
 import { createTeam, deleteTeam, removeMember, renameTeam, setRole } from "../../teams/members";
+import { createServiceAccount } from "../../teams/service-accounts";
 import { ROLES } from "../../teams/roles";
 import { teamSlugSchema } from "../../teams/slug";
 
@@ -36,6 +41,19 @@ export const createTeamAction = defineAction({
 
 const memberChange = z.object({ team: teamSlugSchema, userId: z.string().min(1).max(64) });
 
+/** After a removal: what happened, and each rotated key's new secret, shown once to the person who removed. */
+export interface RemovalOutcome {
+  message: string;
+  replacements: {
+    oldKeyId: string;
+    keyId: string;
+    label: string;
+    serviceAccount: string;
+    secret: string;
+    oldKeyStopsAt: string;
+  }[];
+}
+
 export const setRoleAction = defineAction({
   access: "session",
   input: memberChange.extend({ role: z.enum(ROLES, { error: `Choose one of: ${ROLES.join(", ")}.` }) }),
@@ -48,19 +66,100 @@ export const setRoleAction = defineAction({
   },
 });
 
+/** A removal form's choice for one key: `handover.<key id>` = "revoke", or "rotate:" / "keep:" and a service account. */
+const HANDOVER_FIELD = /^handover\.(key_[0-9A-Za-z]{16})$/;
+const HANDOVER_CHOICE = /^(?:revoke|(rotate|keep):([a-z0-9]{1,40}))$/;
+
+/** What a removal hands over, from the form's per-key choices (every other key of theirs is revoked). */
+const removal = z.looseObject(memberChange.shape).transform((form, ctx) => {
+  const handovers: Handover[] = [];
+  for (const [name, value] of Object.entries(form)) {
+    const field = HANDOVER_FIELD.exec(name);
+    if (!field) continue;
+    const choice = typeof value === "string" ? HANDOVER_CHOICE.exec(value) : null;
+    if (!choice) {
+      ctx.addIssue({ code: "custom", path: [name], message: "Choose what happens to this key." });
+      return z.NEVER;
+    }
+    if (choice[1])
+      handovers.push({
+        publicId: field[1]!,
+        serviceAccountId: choice[2]!,
+        rotate: choice[1] === "rotate" ? DEFAULT_GRACE : null,
+      });
+  }
+  return { team: form.team, userId: form.userId, handovers };
+});
+
 export const removeMemberAction = defineAction({
   access: "session",
-  input: memberChange,
+  input: removal,
   team: (input) => input.team,
+  // A production key handed over changes hands, and a rotation shows its new secret: as with a production key's
+  // rotation, only after a fresh sign-in.
+  stepUp: async (input) =>
+    input.handovers.length > 0 &&
+    (await db.apiKey.count({
+      where: {
+        publicId: { in: input.handovers.map((h) => h.publicId) },
+        environment: "prod",
+        team: { slug: input.team },
+      },
+    })) > 0,
   failureEvent: "team.action_failed",
-  async run({ input, session, member }) {
-    const revoked = await removeMember(await actorFor(session), member!.team.id, input.userId);
+  async run({ input, session, member }): Promise<RemovalOutcome> {
+    const { revoked, handedOver } = await removeMember(
+      await actorFor(session),
+      member!.team.id,
+      input.userId,
+      input.handovers,
+    );
     revalidatePath("/dashboard", "layout");
     // Leaving: the team's pages are no longer theirs.
     if (input.userId === session.userId) redirect("/dashboard");
-    return revoked.length === 0
-      ? "Removed. They made no keys in use in this team."
-      : `Removed. Their ${revoked.length === 1 ? "key" : `${revoked.length} keys`} in this team stopped working just now.`;
+    const parts = [
+      revoked.length === 0
+        ? "None of their keys was revoked."
+        : `${revoked.length === 1 ? "1 key of theirs" : `${revoked.length} keys of theirs`} stopped working just now.`,
+    ];
+    if (handedOver.length > 0)
+      parts.push(
+        `${handedOver.length === 1 ? "1 key was" : `${handedOver.length} keys were`} handed to a service account and keep working.`,
+      );
+    return {
+      message: `Removed. ${parts.join(" ")}`,
+      replacements: handedOver.flatMap(({ key, serviceAccount, replacement }) =>
+        replacement
+          ? [
+              {
+                oldKeyId: key,
+                keyId: replacement.key.id,
+                label: replacement.key.label,
+                serviceAccount: serviceAccount.name,
+                secret: replacement.secret,
+                oldKeyStopsAt: absoluteTime(replacement.oldKeyStopsAt),
+              },
+            ]
+          : [],
+      ),
+    };
+  },
+});
+
+export const createServiceAccountAction = defineAction({
+  access: "session",
+  input: z.object({
+    team: teamSlugSchema,
+    name: z
+      .string({ error: "Give the service account a name." })
+      .max(1000, "Use at most 64 characters for the service account's name."),
+  }),
+  team: (input) => input.team,
+  failureEvent: "team.action_failed",
+  async run({ input, session, member }) {
+    const made = await createServiceAccount(await actorFor(session), member!.team.id, input.name);
+    revalidatePath("/dashboard", "layout");
+    return `Service account “${made.name}” created. Give it keys from the team's key list.`;
   },
 });
 

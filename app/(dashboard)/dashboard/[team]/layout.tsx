@@ -5,6 +5,7 @@ import { TeamProvider } from "@/components/teams/team-context";
 import { restrictionOptions } from "@/lib/keys/restriction-options";
 import { routesByScope } from "@/lib/public-api/routes";
 import { memberBySlug } from "@/lib/teams/membership";
+import { listServiceAccounts } from "@/lib/teams/service-accounts";
 import { optionalSession } from "@/lib/web/guard";
 
 // A team's pages. The layout hands the team to the client components (links,
@@ -24,8 +25,20 @@ export default async function TeamLayout({
   if (!session) return children;
   const member = await memberBySlug(session.userId, slug);
   if (!member) notFound();
+  // The key dialog offers them as a new key's owner (the server checks the choice again).
+  const serviceAccounts = member.team.personal
+    ? []
+    : (await listServiceAccounts(member.team.id)).map(({ id, name }) => ({ id, name }));
   return (
-    <TeamProvider value={{ slug: member.team.slug, name: member.team.name, role: member.role, userId: session.userId }}>
+    <TeamProvider
+      value={{
+        slug: member.team.slug,
+        name: member.team.name,
+        role: member.role,
+        userId: session.userId,
+        serviceAccounts,
+      }}
+    >
       {/* The key dialogs sit here, above every page of the team, so a new secret outlives any change of the page
           under it. */}
       <KeyDialogsProvider options={restrictionOptions(routesByScope())}>{children}</KeyDialogsProvider>

@@ -4,6 +4,11 @@ import { DocsArticle } from "@/components/docs/docs-article";
 import { RoleMatrix } from "@/components/teams/role-matrix";
 import { LEFT_TEAM_REASON, OWNED_TEAMS_MAX } from "@/lib/teams/members";
 import { SLUG_MAX, SLUG_MIN } from "@/lib/teams/slug";
+import { SERVICE_ACCOUNTS_MAX } from "@/lib/teams/service-accounts";
+import { DEFAULT_GRACE, GRACE_OPTIONS } from "@/lib/keys/grace";
+
+/** How long the old secret works after a handover's rotation, as the dialog says it ("24 hours"). */
+const graceText = GRACE_OPTIONS.find((option) => option.value === DEFAULT_GRACE)!.label.replace(/^In /, "");
 
 export const metadata: Metadata = { title: "Teams and roles" };
 
@@ -75,25 +80,56 @@ export default function TeamsAndRolesPage() {
           ),
         },
         {
+          id: "service-accounts",
+          title: "Service accounts",
+          content: (
+            <>
+              <p>
+                A service account stands for a program, not a person: CI, a backend, a partner&apos;s integration. It is
+                a member of one team that owns keys, and those keys keep working whoever leaves the team. It has no
+                email, password or session, and nothing can sign in as it: it is not an account. Its keys are ordinary
+                keys, valid on the same 13 routes of the API, and nothing in the API manages teams or service accounts.
+              </p>
+              <p>
+                Admins and owners make service accounts, on the team&apos;s members page (up to {SERVICE_ACCOUNTS_MAX}{" "}
+                per team, each name once, whatever its case). When you create a key, choose who it belongs to: you, or
+                one of the service accounts. Developers give a service account development keys; its production keys
+                take an admin, since they are no one&apos;s own. A personal team has no service accounts.
+              </p>
+            </>
+          ),
+        },
+        {
           id: "leaving",
           title: "When someone leaves",
           content: (
             <>
               <p>
                 Removing a member, or their leaving, ends their membership at once: their next request to the
-                team&apos;s pages is refused. The keys they made in that team are revoked in the same step, with the
-                reason &ldquo;{LEFT_TEAM_REASON}&rdquo;, so a key in their hands stops working on the next API request,
-                on every server. Keys others made are untouched, and so are the keys of their personal team.
+                team&apos;s pages is refused. Before it, the removal page lists the keys they made in the team that
+                still work, and offers for each to hand it to a service account instead of revoking it. A key handed
+                over keeps its id, its secret, its usage and its history, and the activity log says who handed it to
+                whom.
+              </p>
+              <p>
+                The person leaving still knows the secret of each key they made, so handing one over proposes to rotate
+                it at the same time: a new key of the service account is made, its secret is shown once to whoever
+                removes the member, and the old secret keeps working for {graceText} so the new one can be deployed.
+                Handing a key over as it is, with its secret unchanged, is a choice you make explicitly. A member who
+                leaves may hand their keys over but not rotate them (they would be shown the new secret); an admin
+                should rotate those keys next. Handing over a production key takes a fresh sign-in, as its rotation
+                does.
+              </p>
+              <p>
+                Every key not handed over is revoked in the same step, with the reason &ldquo;{LEFT_TEAM_REASON}
+                &rdquo;, so a key in their hands stops working on the next API request, on every server. Keys others
+                made, the service accounts&apos; keys, and the keys of their personal team are untouched.
               </p>
               <p>
                 An owner may delete a team (never a personal one), typing its address to confirm: every key of it stops
-                working at once, every member is told and loses it, and its history is kept. Its address is never used
-                again.
-              </p>
-              <p>
-                Keys that must outlive any one person belong to a service account, which the members work will add;
-                until then, have a member who stays make the keys your production runs on. See{" "}
-                <Link href="/docs/managing-keys">Managing keys</Link> for rotation.
+                working at once, the service accounts&apos; too, every member is told and loses it, and its history is
+                kept. Its address is never used again. See <Link href="/docs/managing-keys">Managing keys</Link> for
+                rotation.
               </p>
             </>
           ),
@@ -104,8 +140,11 @@ export default function TeamsAndRolesPage() {
           content: (
             <p>
               Members are added with the operator CLI until invitations by mail land: <code>team:create</code>,{" "}
-              <code>team:add-member</code>, <code>team:set-role</code>, <code>team:remove-member</code> and{" "}
-              <code>team:members</code>, and <code>key:create --team</code> and <code>key:list --team</code>.{" "}
+              <code>team:add-member</code>, <code>team:set-role</code>, <code>team:remove-member</code> (with{" "}
+              <code>--transfer-to NAME</code> it hands every key of the member to that service account, without rotating
+              them, and says so) and <code>team:members</code>; <code>service-account:create</code> and{" "}
+              <code>service-account:list</code>; <code>key:create --team</code> (with{" "}
+              <code>--service-account NAME</code>, a key of that service account) and <code>key:list --team</code>.{" "}
               <code>docs/operations.md</code> in the repository has each command.
             </p>
           ),

@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
-import { DeleteTeamForm, RemoveMemberButton, RenameTeamForm, RoleForm } from "@/components/teams/member-controls";
+import Link from "next/link";
+import { DeleteTeamForm, RenameTeamForm, RoleForm } from "@/components/teams/member-controls";
+import { ServiceAccounts } from "@/components/teams/service-accounts";
 import { Timestamp } from "@/components/ui/timestamp";
 import { listMembers } from "@/lib/teams/members";
+import { listServiceAccounts } from "@/lib/teams/service-accounts";
 import { RoleMatrix } from "@/components/teams/role-matrix";
 import { can } from "@/lib/teams/roles";
 import { requireTeamPage } from "@/lib/web/team-guard";
@@ -9,14 +12,18 @@ import { membersPath } from "@/lib/web/team-paths";
 
 export const metadata: Metadata = { title: "Members" };
 
-// GET /dashboard/[team]/members: who is in the team and as what. Admins change
-// roles and remove members other than owners; owners any. What a role may do is
-// the roles table's (lib/teams/roles.ts), shown below the list. Members are added
-// with the operator CLI until invitations land (the members issue).
+// GET /dashboard/[team]/members: who is in the team and as what, and its
+// service accounts. Admins change roles and remove members other than owners;
+// owners any. A removal (or leaving) goes through its own page, which lists the
+// member's keys and offers to hand each to a service account. What a role may
+// do is the roles table's (lib/teams/roles.ts), shown below the list.
 export default async function MembersPage({ params }: { params: Promise<{ team: string }> }) {
   const { team: slug } = await params;
   const { session, member } = await requireTeamPage(slug, membersPath(slug));
-  const members = await listMembers(member.team.id);
+  const [members, serviceAccounts] = await Promise.all([
+    listMembers(member.team.id),
+    member.team.personal ? [] : listServiceAccounts(member.team.id),
+  ]);
   const now = new Date();
   // The server refuses the last owner's leaving whatever the page shows; the page says so instead of offering it.
   const lastOwner = member.role === "owner" && members.filter((m) => m.role === "owner").length === 1;
@@ -32,7 +39,7 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
         team.{" "}
         {member.team.personal
           ? "This is your personal team: it has you alone."
-          : "When someone leaves or is removed, the keys they made in this team stop working at once."}
+          : "When someone leaves or is removed, the keys they made in this team stop working at once, unless they are handed to a service account."}
       </p>
       {can(member.role, "team.rename") && (
         <div className="mt-6">
@@ -64,7 +71,13 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
                     </p>
                   ) : (
                     (self || mayManage(m.role)) && (
-                      <RemoveMemberButton team={member.team.slug} userId={m.userId} email={m.email ?? ""} self={self} />
+                      <Link
+                        href={`${membersPath(member.team.slug)}/remove?member=${encodeURIComponent(m.userId)}`}
+                        className="rounded-md border border-red-300 px-3 py-2 font-medium text-red-800 no-underline hover:bg-red-50 dark:border-red-800 dark:text-red-200 dark:hover:bg-red-950"
+                        aria-label={self ? "Leave this team" : `Remove ${m.email}`}
+                      >
+                        {self ? "Leave team…" : "Remove…"}
+                      </Link>
                     )
                   )}
                 </div>
@@ -73,6 +86,15 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
           );
         })}
       </ul>
+
+      {!member.team.personal && (
+        <ServiceAccounts
+          team={member.team.slug}
+          accounts={serviceAccounts}
+          mayCreate={can(member.role, "service_accounts.manage")}
+          now={now}
+        />
+      )}
 
       <section aria-labelledby="roles-heading" className="mt-10">
         <h2 id="roles-heading" className="text-lg font-semibold">

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { ActivityList } from "@/components/activity/activity-list";
 import { KeyAccess } from "@/components/keys/key-access";
 import { KeyActionButtons } from "@/components/keys/key-buttons";
-import { DecoyBadge, EnvironmentBadge, StatusBadge } from "@/components/keys/key-badges";
+import { DecoyBadge, EnvironmentBadge, ServiceAccountLine, StatusBadge } from "@/components/keys/key-badges";
 import { KeyFacts } from "@/components/keys/key-facts";
 import { RenameKey } from "@/components/keys/rename-key";
 import { activityShown } from "@/lib/teams/membership";
@@ -62,7 +62,11 @@ export default async function KeyPage({
     ),
   ]);
   const signals = await keySignals(teamId, key, routeScopes(), now);
-  const manageable = canManageKey(member, { environment: key.environment, userId: key.makerId });
+  const manageable = canManageKey(member, {
+    environment: key.environment,
+    userId: key.makerId,
+    serviceAccountId: key.serviceAccount?.id ?? null,
+  });
   const target = { id: key.id, label: key.label, status: key.status, decoy: key.decoy, manageable };
 
   return (
@@ -87,6 +91,7 @@ export default async function KeyPage({
             <DecoyBadge decoy={key.decoy} />
             <StatusBadge status={key.status} />
           </div>
+          <ServiceAccountLine keyView={key} />
         </div>
         <KeyActionButtons target={target} />
       </div>
@@ -94,7 +99,9 @@ export default async function KeyPage({
         <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" data-testid="role-note">
           Your role in this team ({member.role}) cannot change this key
           {key.environment === "prod" && member.role === "developer"
-            ? ": it is a production key another member made"
+            ? key.serviceAccount
+              ? ": it is a service account's production key"
+              : ": it is a production key another member made"
             : ""}
           . You can still report it leaked.
         </p>
