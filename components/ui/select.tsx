@@ -34,7 +34,9 @@ export function Select({ label, name, options, className, ...props }: SelectProp
             className,
           )}
         >
-          <SelectPrimitive.Value />
+          <span className="min-w-0 break-words">
+            <SelectPrimitive.Value />
+          </span>
           <SelectPrimitive.Icon aria-hidden className="text-zinc-500 dark:text-zinc-400">
             ▾
           </SelectPrimitive.Icon>
@@ -46,7 +48,8 @@ export function Select({ label, name, options, className, ...props }: SelectProp
             collisionPadding={8}
             className={cn(
               popoverPanelClasses,
-              "max-h-(--radix-select-content-available-height) min-w-(--radix-select-trigger-width) overflow-hidden",
+              // A long option wraps inside the screen instead of running off a phone's edge.
+              "max-h-(--radix-select-content-available-height) max-w-(--radix-select-content-available-width) min-w-(--radix-select-trigger-width) overflow-hidden",
             )}
           >
             <SelectPrimitive.Viewport className="p-1">
@@ -54,7 +57,7 @@ export function Select({ label, name, options, className, ...props }: SelectProp
                 <SelectPrimitive.Item
                   key={value}
                   value={value}
-                  className={cn(popoverItemClasses, "data-[state=checked]:font-semibold")}
+                  className={cn(popoverItemClasses, "py-2 break-words data-[state=checked]:font-semibold")}
                 >
                   <SelectPrimitive.ItemText>{text}</SelectPrimitive.ItemText>
                 </SelectPrimitive.Item>

@@ -2,7 +2,7 @@
 // the same production build and throw-away server as the end-to-end tests.
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { e2eTeam } from "../e2e/e2e-admin";
+import { e2eAdmin, e2eTeam } from "../e2e/e2e-admin";
 import { createKey, signUp, uniqueEmail } from "../e2e/helpers";
 import { buildScene, shoot } from "./scene";
 
@@ -30,6 +30,8 @@ test("the README's screenshots", async ({ page }) => {
 
 // A team with odd inputs: a 64-character name without spaces, Unicode, and members with long addresses.
 const TEAM_NAME = "Équipe-Données-Paiements-東京-platform-reliability-and-billing-api";
+// A service account's name of 64 characters, without spaces, with Unicode.
+const SERVICE_ACCOUNT = "Déploiements-東京-ci-runner-for-the-platform-reliability-and-billing";
 
 test("the team switcher, the members page and the team's activity, at 1280 and 390 px, light and dark", async ({
   page,
@@ -52,6 +54,19 @@ test("the team switcher, the members page and the team's activity, at 1280 and 3
   await e2eTeam("Payments", owner);
   await page.goto(`/dashboard/${slug}`);
   await createKey(page, "shared billing");
+  // A service account, and a key of the developer's that their removal would revoke or hand to it.
+  await e2eAdmin(["service-account:create", "--team", slug, "--name", SERVICE_ACCOUNT.slice(0, 64)]);
+  await e2eAdmin([
+    "key:create",
+    "--team",
+    slug,
+    "--email",
+    others[1]![0],
+    "--env",
+    "dev",
+    "--label",
+    "nightly tests — 夜間",
+  ]);
   for (const colorScheme of ["light", "dark"] as const) {
     for (const width of [1280, 390]) {
       const tag = `${width}-${colorScheme}`;
@@ -64,9 +79,18 @@ test("the team switcher, the members page and the team's activity, at 1280 and 3
       await page.keyboard.press("Escape");
       await page.goto(`/dashboard/${slug}/members`);
       await expect(page.getByTestId("member-row")).toHaveCount(4);
+      await expect(page.getByTestId("service-account-row")).toHaveCount(1);
       await shoot(page, path.join(OUT, `team-members-${tag}.png`), { fullPage: true });
+      // The removal page of the developer: their key, and what may happen to it.
+      await page.getByRole("link", { name: `Remove ${others[1]![0]}` }).click();
+      await expect(page.getByTestId("departing-key")).toHaveCount(1);
+      await shoot(page, path.join(OUT, `team-remove-member-${tag}.png`), { fullPage: true });
+      await page.getByLabel("What happens to “nightly tests — 夜間”").click();
+      await expect(page.getByRole("option")).toHaveCount(3);
+      await shoot(page, path.join(OUT, `team-remove-member-choices-${tag}.png`));
+      await page.keyboard.press("Escape");
       await page.goto(`/dashboard/${slug}/activity`);
-      await expect(page.getByTestId("activity-row")).toHaveCount(5);
+      await expect(page.getByTestId("activity-row")).toHaveCount(7);
       await shoot(page, path.join(OUT, `team-activity-${tag}.png`), { fullPage: true });
     }
   }

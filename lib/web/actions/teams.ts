@@ -114,9 +114,14 @@ export const removeMemberAction = defineAction({
       input.userId,
       input.handovers,
     );
-    revalidatePath("/dashboard", "layout");
     // Leaving: the team's pages are no longer theirs.
-    if (input.userId === session.userId) redirect("/dashboard");
+    if (input.userId === session.userId) {
+      revalidatePath("/dashboard", "layout");
+      redirect("/dashboard");
+    }
+    // No revalidation here: it would render the removal page again at once, now for someone who is not a member
+    // (a 404), and the new secrets below would be lost before they were shown. Every other page is rendered afresh
+    // when it is next opened.
     const parts = [
       revoked.length === 0
         ? "None of their keys was revoked."
