@@ -36,7 +36,11 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["tests/helpers/integration-global-setup.ts"],
           // Each worker runs its files on its own copy of the run's migrated database.
-          setupFiles: ["tests/helpers/worker-database.ts", "tests/helpers/capture-logs.ts"],
+          setupFiles: [
+            "tests/helpers/worker-database.ts",
+            "tests/helpers/drop-unsent-mail.ts",
+            "tests/helpers/capture-logs.ts",
+          ],
           maxWorkers: integrationWorkers,
           testTimeout: 60_000,
           hookTimeout: 120_000,

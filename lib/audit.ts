@@ -46,7 +46,10 @@ export type TeamAuditAction =
   | "team.member_added"
   | "team.role_changed"
   | "team.member_removed"
-  | "team.service_account_created";
+  | "team.service_account_created"
+  | "team.invitation_sent"
+  | "team.invitation_resent"
+  | "team.invitation_revoked";
 
 type Tx = Pick<Db, "auditEvent" | "user" | "teamAuditEvent" | "team">;
 

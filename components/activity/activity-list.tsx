@@ -28,6 +28,9 @@ const ACTION_TEXT: Record<string, string> = {
   "team.role_changed": "Member's role changed",
   "team.member_removed": "Member removed",
   "team.service_account_created": "Service account created",
+  "team.invitation_sent": "Invitation sent",
+  "team.invitation_resent": "Invitation sent again",
+  "team.invitation_revoked": "Invitation withdrawn",
   "auth.sign_in": "Signed in",
   "auth.sessions_ended": "Sessions ended",
   "auth.account_created": "Account created by an operator",
@@ -109,6 +112,15 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
       return (
         <>
           <bdi>{String(d.email)}</bdi> as {String(d.role)}
+          {d.via === "invitation" && ", accepting an invitation"}
+        </>
+      );
+    case "team.invitation_sent":
+    case "team.invitation_resent":
+    case "team.invitation_revoked":
+      return (
+        <>
+          To <bdi>{String(d.email)}</bdi> as {String(d.role)}
         </>
       );
     case "team.role_changed":

@@ -28,6 +28,7 @@ import {
   createTeamCommand,
   membersCommand,
   createServiceAccountCommand,
+  inviteCommand,
   listServiceAccountsCommand,
   removeMemberCommand,
   setRoleCommand,
@@ -42,6 +43,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         JSON with its slug (proposed from the name if not given)
   team:add-member --team SLUG --email E --role viewer|developer|admin|owner
                                         adds an existing account to the team
+  team:invite --team SLUG --email E --role ROLE
+                                        mails an invitation (7 days, once, for that address);
+                                        prints it as JSON, never its link
   team:set-role --team SLUG --email E --role ROLE
                                         changes a member's role (a team keeps an owner)
   team:remove-member --team SLUG --email E [--transfer-to NAME]
@@ -129,6 +133,7 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "team:create": createTeamCommand,
   "team:add-member": addMemberCommand,
   "team:set-role": setRoleCommand,
+  "team:invite": inviteCommand,
   "team:remove-member": removeMemberCommand,
   "team:members": membersCommand,
   "service-account:create": createServiceAccountCommand,

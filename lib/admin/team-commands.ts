@@ -4,6 +4,7 @@ import { emailSchema } from "../auth/credentials.schema";
 import { db } from "../db";
 import type { Handover } from "../keys/lifecycle";
 import { addMember, createTeam, departingKeys, listMembers, removeMember, setRole } from "../teams/members";
+import { inviteMember } from "../teams/invitations";
 import { createServiceAccount, listServiceAccounts, serviceAccountByName } from "../teams/service-accounts";
 import { ROLES } from "../teams/roles";
 import { teamSlugSchema } from "../teams/slug";
@@ -38,6 +39,21 @@ export async function addMemberCommand(flags: Flags) {
   const user = await userByEmail(required(emailSchema, flags.email, "email"));
   await addMember(OPERATOR(user.id), team.id, user.id, role);
   return { team: team.slug, email: user.email, role };
+}
+
+/** team:invite --team SLUG --email EMAIL --role ROLE: mails the invitation; prints it, never its link. */
+export async function inviteCommand(flags: Flags) {
+  const team = await teamBySlug(flags);
+  const role = required(roleSchema, flags.role, "role");
+  const email = required(z.string(), flags.email, "email");
+  const invited = await inviteMember(OPERATOR(""), team.id, { email, role });
+  return {
+    team: team.slug,
+    id: invited.id,
+    email: invited.email,
+    role: invited.role,
+    expires_at: invited.expiresAt.toISOString(),
+  };
 }
 
 /** team:set-role --team SLUG --email EMAIL --role ROLE. */

@@ -22,6 +22,8 @@ export async function queueMembershipChanged(
   change: MembershipChange,
   role: string | null,
   now: Date,
+  /** On a removal: how many of their keys were handed to a service account instead of revoked. */
+  handedOver = 0,
 ) {
   const { email } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } });
   if (!email) return;
@@ -33,7 +35,7 @@ export async function queueMembershipChanged(
       period: `${change}:${now.getTime()}`,
       userId,
       to: email,
-      data: { team: team.name, slug: team.slug, change, role, when: stamp(now) },
+      data: { team: team.name, slug: team.slug, change, role, when: stamp(now), handedOver },
     },
     now,
   );

@@ -49,6 +49,16 @@ export interface MailData {
     change: "added" | "role_changed" | "removed" | "deleted";
     role: string | null;
     when: string;
+    /** On a removal: keys of theirs handed to a service account, which keep working (absent in older rows). */
+    handedOver?: number;
+  };
+  team_invitation: {
+    team: string;
+    role: string;
+    /** The address of whoever invited; null for the operator. */
+    by: string | null;
+    /** When the link stops working, UTC. */
+    expires: string;
   };
   team_key_changed: {
     team: string;
@@ -68,6 +78,8 @@ export interface RenderedMail {
   subject: string;
   text: string;
 }
+
+const INVITATION_SIGNATURE = "\n\n-- \nKeyport. You get this message because a member of a team invited this address.";
 
 const SIGNATURE =
   "\n\n-- \nKeyport. You get this message because it is about your account's security; it cannot be turned off.";
@@ -162,12 +174,20 @@ const renderers: Renderers = {
       data.change === "deleted"
         ? `The Keyport team "${data.team}" was deleted by an owner at ${data.when} UTC. Every key of the team was revoked and no longer works; keys of your other teams are untouched.`
         : data.change === "removed"
-          ? `Your membership of the Keyport team "${data.team}" ended at ${data.when} UTC. The keys you made in that team were revoked and no longer work; keys of your other teams are untouched.\n\nIf you did not expect this, ask the team's owners.`
+          ? `Your membership of the Keyport team "${data.team}" ended at ${data.when} UTC. ${
+              data.handedOver
+                ? `${data.handedOver === 1 ? "One key" : `${data.handedOver} keys`} you made in that team ${data.handedOver === 1 ? "was" : "were"} handed to one of its service accounts and keep${data.handedOver === 1 ? "s" : ""} working for the team; do not use ${data.handedOver === 1 ? "it" : "them"} any more. The other keys you made there were revoked and no longer work`
+                : "The keys you made in that team were revoked and no longer work"
+            }; keys of your other teams are untouched.\n\nIf you did not expect this, ask the team's owners.`
           : `${
               data.change === "added"
                 ? `You were added to the Keyport team "${data.team}" as ${data.role}`
                 : `Your role in the Keyport team "${data.team}" changed to ${data.role}`
             } at ${data.when} UTC.\n\nOpen the team: ${base}/dashboard/${data.slug}\nWhat each role may do: ${base}/docs/teams-and-roles`,
+  }),
+  team_invitation: (data, _base, link) => ({
+    subject: `You are invited to the team ${data.team} on Keyport`,
+    text: `${data.by ? `${data.by} invites you` : "You are invited"} to join the Keyport team "${data.team}" as ${data.role}.\n\nTo accept, open this link before ${data.expires} UTC. It works once, and only for this address: sign in with it, or create your account from the link.\n${link}\n\nIf you do not know this team, ignore this message: nothing happens unless you open the link.`,
   }),
   team_key_changed: (data, base) => ({
     subject:
@@ -193,5 +213,7 @@ export function renderMail<K extends MailKind>(
   link: string | null,
 ): RenderedMail {
   const rendered = (renderers[kind] as Renderers[K])(data, base, link);
-  return { subject: rendered.subject, text: rendered.text + SIGNATURE };
+  // An invitation may reach an address with no account: its footer says why it came instead.
+  const footer = kind === "team_invitation" ? INVITATION_SIGNATURE : SIGNATURE;
+  return { subject: rendered.subject, text: rendered.text + footer };
 }

@@ -141,7 +141,7 @@ async function freeSlug(proposed: string): Promise<string> {
 }
 
 /** Refuses making someone an owner of one team more than OWNED_TEAMS_MAX (their personal team not counted). */
-async function refuseOverOwnedTeams(tx: Tx, userId: string, teamId: string, field: string) {
+export async function refuseOverOwnedTeams(tx: Tx, userId: string, teamId: string, field: string) {
   // The person's row first, as createTeam takes it: on PostgreSQL two promotions of one person in two teams (or a
   // promotion beside a creation) take turns, so the count below cannot be raced past.
   await tx.user.update({ where: { id: userId }, data: { keysChangedAt: new Date() } });
@@ -297,7 +297,7 @@ export async function removeMember(
       revoked_keys: revoked.length,
       transferred_keys: handedOver.length,
     });
-    await queueMembershipChanged(tx, target.team, userId, "removed", null, now);
+    await queueMembershipChanged(tx, target.team, userId, "removed", null, now, handedOver.length);
     return { revoked, handedOver };
   });
   log.info("team.member_removed", {

@@ -36,6 +36,8 @@ const PUBLIC_ACTIONS = [
   "resetPasswordAction",
   "twoFactorSignInAction",
   "reportKeyAction",
+  // An invitation's link, for an address with no account yet: the link's token is the credential.
+  "signUpFromInvitationAction",
 ];
 
 describe("the server actions", () => {

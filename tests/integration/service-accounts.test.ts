@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { DomainError } from "@/lib/domain-error";
+import { renderMail } from "@/lib/mail/templates";
 import { createKey, rotateKey } from "@/lib/keys/lifecycle";
 import { createKeySchema } from "@/lib/keys/key.schema";
 import { addMember, createTeam, LEFT_TEAM_REASON, removeMember } from "@/lib/teams/members";
@@ -206,6 +207,14 @@ describe("a departure that hands keys over", () => {
     });
     expect(JSON.parse(rows.at(-1)!.details!)).toMatchObject({ revoked_keys: 1, transferred_keys: 2 });
     expect(JSON.parse(rows.at(-2)!.details!)).toEqual({ reason: LEFT_TEAM_REASON });
+    // The person who left is told which of their keys go on working, and not to use them.
+    const told = await db.mailMessage.findFirstOrThrow({
+      where: { kind: "team_membership", recipient: people.leaver!.email, period: { startsWith: "removed:" } },
+    });
+    const mail = renderMail("team_membership", JSON.parse(told.payload), "https://keys.example.com", null);
+    expect(mail.text).toContain(
+      "2 keys you made in that team were handed to one of its service accounts and keep working for the team; do not use them any more. The other keys you made there were revoked",
+    );
   });
 
   it("changes nothing for a service account of another team, a key that is not theirs, or a rotation by the leaver", async () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { e2eAdmin, e2eTeam } from "../e2e/e2e-admin";
 import { createKey, signUp, uniqueEmail } from "../e2e/helpers";
+import { e2eOutbox, linkIn, waitForMail } from "../e2e/outbox";
 import { buildScene, shoot } from "./scene";
 
 // npm runs scripts from the project root.
@@ -67,6 +68,16 @@ test("the team switcher, the members page and the team's activity, at 1280 and 3
     "--label",
     "nightly tests — 夜間",
   ]);
+  // An invitation waiting, to a long address, and its link as the invited person opens it.
+  const invited = uniqueEmail("an-invited-person-with-a-rather-long-address");
+  await e2eAdmin(["team:invite", "--team", slug, "--email", invited, "--role", "developer"]);
+  const [invitation] = await waitForMail(
+    e2eOutbox(),
+    invited,
+    `You are invited to the team ${TEAM_NAME.slice(0, 64)} on Keyport`,
+  );
+  const invitationLink = linkIn(invitation!, "/invitations/").pathname;
+  const stranger = await (await browser.newContext()).newPage();
   for (const colorScheme of ["light", "dark"] as const) {
     for (const width of [1280, 390]) {
       const tag = `${width}-${colorScheme}`;
@@ -80,6 +91,7 @@ test("the team switcher, the members page and the team's activity, at 1280 and 3
       await page.goto(`/dashboard/${slug}/members`);
       await expect(page.getByTestId("member-row")).toHaveCount(4);
       await expect(page.getByTestId("service-account-row")).toHaveCount(1);
+      await expect(page.getByTestId("invitation-row")).toHaveCount(1);
       await shoot(page, path.join(OUT, `team-members-${tag}.png`), { fullPage: true });
       // The removal page of the developer: their key, and what may happen to it.
       await page.getByRole("link", { name: `Remove ${others[1]![0]}` }).click();
@@ -89,8 +101,13 @@ test("the team switcher, the members page and the team's activity, at 1280 and 3
       await expect(page.getByRole("option")).toHaveCount(3);
       await shoot(page, path.join(OUT, `team-remove-member-choices-${tag}.png`));
       await page.keyboard.press("Escape");
+      await stranger.emulateMedia({ colorScheme });
+      await stranger.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await stranger.goto(invitationLink);
+      await expect(stranger.getByLabel("Choose a password")).toBeVisible();
+      await shoot(stranger, path.join(OUT, `team-invitation-${tag}.png`), { fullPage: true });
       await page.goto(`/dashboard/${slug}/activity`);
-      await expect(page.getByTestId("activity-row")).toHaveCount(7);
+      await expect(page.getByTestId("activity-row")).toHaveCount(8);
       await shoot(page, path.join(OUT, `team-activity-${tag}.png`), { fullPage: true });
     }
   }

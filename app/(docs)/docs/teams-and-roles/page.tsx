@@ -5,7 +5,10 @@ import { RoleMatrix } from "@/components/teams/role-matrix";
 import { LEFT_TEAM_REASON, OWNED_TEAMS_MAX } from "@/lib/teams/members";
 import { SLUG_MAX, SLUG_MIN } from "@/lib/teams/slug";
 import { SERVICE_ACCOUNTS_MAX } from "@/lib/teams/service-accounts";
+import { INVITATION_LIFETIME_MS, INVITATIONS_PER_HOUR, PENDING_INVITATIONS_MAX } from "@/lib/teams/invitations";
 import { DEFAULT_GRACE, GRACE_OPTIONS } from "@/lib/keys/grace";
+
+const INVITATION_DAYS = INVITATION_LIFETIME_MS / (24 * 60 * 60 * 1000);
 
 /** How long the old secret works after a handover's rotation, as the dialog says it ("24 hours"). */
 const graceText = GRACE_OPTIONS.find((option) => option.value === DEFAULT_GRACE)!.label.replace(/^In /, "");
@@ -80,6 +83,28 @@ export default function TeamsAndRolesPage() {
           ),
         },
         {
+          id: "invitations",
+          title: "Invitations",
+          content: (
+            <>
+              <p>
+                Admins invite people by email from the team&apos;s members page, each with a role; inviting an owner
+                takes an owner. The mail&apos;s link works for {INVITATION_DAYS} days, once, and only for that address:
+                its owner signs in with it and joins, or, without an account, creates one from the link (the link proves
+                the address, as a sign-up&apos;s own link does). Someone signed in with another address is told the link
+                was not found.
+              </p>
+              <p>
+                Waiting invitations are listed on the members page, where they can be sent again (with a new link: the
+                old one stops working) or withdrawn (the link then says so). A team has at most{" "}
+                {PENDING_INVITATIONS_MAX} invitations waiting and sends at most {INVITATIONS_PER_HOUR} an hour. The
+                answer to an invitation is the same whether the address already has an account: nothing tells the
+                inviter, in what it says or how long it takes.
+              </p>
+            </>
+          ),
+        },
+        {
           id: "service-accounts",
           title: "Service accounts",
           content: (
@@ -139,13 +164,13 @@ export default function TeamsAndRolesPage() {
           title: "For operators",
           content: (
             <p>
-              Members are added with the operator CLI until invitations by mail land: <code>team:create</code>,{" "}
-              <code>team:add-member</code>, <code>team:set-role</code>, <code>team:remove-member</code> (with{" "}
-              <code>--transfer-to NAME</code> it hands every key of the member to that service account, without rotating
-              them, and says so) and <code>team:members</code>; <code>service-account:create</code> and{" "}
-              <code>service-account:list</code>; <code>key:create --team</code> (with{" "}
-              <code>--service-account NAME</code>, a key of that service account) and <code>key:list --team</code>.{" "}
-              <code>docs/operations.md</code> in the repository has each command.
+              Operators manage teams with the command line: <code>team:create</code>, <code>team:invite</code> (it mails
+              the invitation and prints it without its link), <code>team:add-member</code> (an existing account),{" "}
+              <code>team:set-role</code>, <code>team:remove-member</code> (with <code>--transfer-to NAME</code> it hands
+              every key of the member to that service account, without rotating them, and says so) and{" "}
+              <code>team:members</code>; <code>service-account:create</code> and <code>service-account:list</code>;{" "}
+              <code>key:create --team</code> (with <code>--service-account NAME</code>, a key of that service account)
+              and <code>key:list --team</code>. <code>docs/operations.md</code> in the repository has each command.
             </p>
           ),
         },

@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DeleteTeamForm, RenameTeamForm, RoleForm } from "@/components/teams/member-controls";
+import { InviteForm, PendingInvitations } from "@/components/teams/invitations";
 import { ServiceAccounts } from "@/components/teams/service-accounts";
+import { listInvitations } from "@/lib/teams/invitations";
 import { Timestamp } from "@/components/ui/timestamp";
 import { listMembers } from "@/lib/teams/members";
 import { listServiceAccounts } from "@/lib/teams/service-accounts";
 import { RoleMatrix } from "@/components/teams/role-matrix";
-import { can } from "@/lib/teams/roles";
+import { can, ROLES } from "@/lib/teams/roles";
 import { requireTeamPage } from "@/lib/web/team-guard";
 import { membersPath } from "@/lib/web/team-paths";
 
@@ -20,9 +22,10 @@ export const metadata: Metadata = { title: "Members" };
 export default async function MembersPage({ params }: { params: Promise<{ team: string }> }) {
   const { team: slug } = await params;
   const { session, member } = await requireTeamPage(slug, membersPath(slug));
-  const [members, serviceAccounts] = await Promise.all([
+  const [members, serviceAccounts, invitations] = await Promise.all([
     listMembers(member.team.id),
     member.team.personal ? [] : listServiceAccounts(member.team.id),
+    member.team.personal || !can(member.role, "members.manage") ? [] : listInvitations(member.team.id),
   ]);
   const now = new Date();
   // The server refuses the last owner's leaving whatever the page shows; the page says so instead of offering it.
@@ -87,6 +90,25 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
         })}
       </ul>
 
+      {!member.team.personal && can(member.role, "members.manage") && (
+        <section aria-labelledby="invitations-heading" className="mt-10">
+          <h2 id="invitations-heading" className="text-lg font-semibold">
+            Invitations
+          </h2>
+          <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
+            An invitation mails a link that works for 7 days, once, and only for that address: its owner signs in with
+            it, or creates an account from the link, and joins with the role you chose.
+          </p>
+          <InviteForm team={member.team.slug} roles={ROLES.filter((role) => mayManage(role))} />
+          <h3 className="mt-6 font-semibold">Waiting</h3>
+          <PendingInvitations
+            team={member.team.slug}
+            invitations={invitations}
+            mayChange={Object.fromEntries(invitations.map((i) => [i.id, mayManage(i.role)]))}
+            now={now}
+          />
+        </section>
+      )}
       {!member.team.personal && (
         <ServiceAccounts
           team={member.team.slug}

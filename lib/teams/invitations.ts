@@ -1,0 +1,331 @@
+import "server-only";
+import { recordTeamAudit, type Actor } from "../audit";
+import { emailSchema } from "../auth/credentials.schema";
+import { db, type Db } from "../db";
+import { DomainError } from "../domain-error";
+import { getEnv } from "../env";
+import { log } from "../log";
+import { queueMail } from "../mail/outbox";
+import { runtime } from "../runtime/runtime";
+import { isTokenShaped, newToken, tokenDigest } from "../security/token";
+import { memberById, requirePermission, teamNotFound } from "./membership";
+import { refuseOverOwnedTeams } from "./members";
+import { isRole, ROLES, type Role } from "./roles";
+
+// Invitations by mail: an admin (an owner, for the owner role) invites an
+// address with a role; the mail's link works for 7 days, once, and only for a
+// session of that address (or a sign-up from the link, which proves the
+// address the way a sign-up's own link does). The answer to an invitation is
+// the same whether the address has an account: nothing here reads accounts
+// before the link is opened, so neither the answer nor its timing can tell.
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+/** Pending invitations a team may have at once. */
+export const PENDING_INVITATIONS_MAX = 50;
+/** Invitation mails (first sends and re-sends) a team may send in an hour. */
+export const INVITATIONS_PER_HOUR = 20;
+const HOUR = 60 * 60 * 1000;
+
+const refused = (message: string, field?: string) =>
+  new DomainError("invalid_request", message, field ? { field } : {});
+
+/** What a link's holder is told of an invitation that no longer works, by why. */
+export const INVITATION_WITHDRAWN = "This invitation was withdrawn by the team. Ask them for a new one if you need it.";
+export const INVITATION_EXPIRED = "This invitation has expired. Ask the team for a new one.";
+export const INVITATION_USED = "This invitation was already used.";
+
+const pendingWhere = (now: Date) => ({ acceptedAt: null, revokedAt: null, expiresAt: { gt: now } });
+
+async function lockTeam(tx: Tx, teamId: string) {
+  await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
+    throw teamNotFound();
+  });
+}
+
+/** The person's right to invite (or re-send, or withdraw) for this role; the operator passes. */
+async function authorise(tx: Tx, actor: Actor, teamId: string, role: Role) {
+  if ((actor.kind ?? "person") !== "person") return;
+  const member = await memberById(actor.userId, teamId, tx);
+  if (!member) throw teamNotFound();
+  requirePermission(member, role === "owner" ? "members.manage_owners" : "members.manage");
+}
+
+/** Refuses an invitation mail over the team's hourly number: its first sends and re-sends count alike. */
+async function refuseOverHourly(tx: Tx, teamId: string, now: Date, field: string) {
+  const since = new Date(now.getTime() - HOUR);
+  const sent = await tx.mailMessage.findMany({
+    where: { kind: "team_invitation", subject: { startsWith: `${teamId}:` }, createdAt: { gt: since } },
+    select: { createdAt: true },
+    orderBy: { createdAt: "asc" },
+  });
+  if (sent.length >= INVITATIONS_PER_HOUR) {
+    const at = new Date(sent[0]!.createdAt.getTime() + HOUR).toISOString().slice(11, 16);
+    throw refused(
+      `This team sent ${INVITATIONS_PER_HOUR} invitations in the last hour, the most allowed. Try again at ${at} UTC.`,
+      field,
+    );
+  }
+}
+
+/** Queues the invitation's mail (with its link, sealed in the row) in the change's transaction. */
+async function queueInvitationMail(
+  tx: Tx,
+  invitation: { id: string; teamId: string; email: string; role: string; expiresAt: Date },
+  token: string,
+  inviter: string | null,
+  now: Date,
+) {
+  const team = await tx.team.findUniqueOrThrow({ where: { id: invitation.teamId }, select: { name: true } });
+  await queueMail(
+    tx,
+    {
+      kind: "team_invitation",
+      subject: `${invitation.teamId}:${invitation.id}`,
+      period: String(now.getTime()),
+      to: invitation.email,
+      data: {
+        team: team.name,
+        role: invitation.role,
+        by: inviter,
+        expires: invitation.expiresAt.toISOString().slice(0, 16).replace("T", " "),
+      },
+      link: `${getEnv().PUBLIC_BASE_URL}/invitations/${token}`,
+    },
+    now,
+  );
+}
+
+async function inviterEmail(tx: Tx, actor: Actor): Promise<string | null> {
+  if ((actor.kind ?? "person") !== "person") return null;
+  return (await tx.user.findUnique({ where: { id: actor.userId }, select: { email: true } }))?.email ?? null;
+}
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  role: Role;
+  sentAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Invites an address to the team with a role, and mails it the link. A bad
+ * address or role, someone already in the team, an invitation to the address
+ * still waiting, or a team over its limits is a field error, and nothing is
+ * sent. The answer is the same for an address with an account and without.
+ */
+export async function inviteMember(
+  actor: Actor,
+  teamId: string,
+  input: { email: string; role: string },
+  now = new Date(),
+): Promise<InvitationView> {
+  const email = emailSchema.safeParse(input.email);
+  if (!email.success) throw refused(email.error.issues[0]!.message, "email");
+  if (!isRole(input.role)) throw refused(`Choose one of: ${ROLES.join(", ")}.`, "role");
+  const role = input.role;
+  const made = await db.$transaction(async (tx) => {
+    await lockTeam(tx, teamId);
+    await authorise(tx, actor, teamId, role);
+    const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { personalOfId: true } });
+    if (team.personalOfId)
+      throw refused("A personal team has its owner alone: make a team to work with others.", "email");
+    if ((await tx.membership.count({ where: { teamId } })) === 0) throw teamNotFound();
+    // One query whether or not the address has an account: a member is someone the inviter can see anyway.
+    if (await tx.membership.findFirst({ where: { teamId, user: { email: email.data } }, select: { userId: true } }))
+      throw refused("That person is already a member of this team.", "email");
+    if (await tx.invitation.findFirst({ where: { teamId, email: email.data, ...pendingWhere(now) } }))
+      throw refused("An invitation to that address is waiting: re-send it from the list below.", "email");
+    if ((await tx.invitation.count({ where: { teamId, ...pendingWhere(now) } })) >= PENDING_INVITATIONS_MAX)
+      throw refused(
+        `This team has ${PENDING_INVITATIONS_MAX} invitations waiting, the most allowed: withdraw some first.`,
+        "email",
+      );
+    await refuseOverHourly(tx, teamId, now, "email");
+    const token = newToken();
+    const invitation = await tx.invitation.create({
+      data: {
+        teamId,
+        email: email.data,
+        role,
+        tokenDigest: tokenDigest(token),
+        invitedById: (actor.kind ?? "person") === "person" ? actor.userId : null,
+        sentAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
+      },
+    });
+    await queueInvitationMail(tx, invitation, token, await inviterEmail(tx, actor), now);
+    await recordTeamAudit(tx, teamId, actor, "team.invitation_sent", null, { email: email.data, role });
+    return invitation;
+  });
+  runtime().mailJob.wake();
+  log.info("team.invitation_sent", { team_id: teamId, user_id: actor.userId, invitation_id: made.id });
+  return { id: made.id, email: made.email, role, sentAt: made.sentAt, expiresAt: made.expiresAt };
+}
+
+/** The team's invitation with this id, still waiting, read after the lock; anything else is a field error. */
+async function pendingInvitation(tx: Tx, teamId: string, id: string) {
+  const invitation = await tx.invitation.findFirst({ where: { id, teamId } });
+  if (!invitation) throw refused("That invitation was not found.", "invitation");
+  if (invitation.acceptedAt) throw refused("That invitation was already accepted.", "invitation");
+  if (invitation.revokedAt) throw refused("That invitation was already withdrawn.", "invitation");
+  return invitation;
+}
+
+/**
+ * Sends the invitation again with a new link (the old one stops working) and
+ * 7 more days; an expired one too. It counts toward the team's hourly number.
+ */
+export async function resendInvitation(actor: Actor, teamId: string, id: string, now = new Date()) {
+  await db.$transaction(async (tx) => {
+    await lockTeam(tx, teamId);
+    const invitation = await pendingInvitation(tx, teamId, id);
+    await authorise(tx, actor, teamId, invitation.role as Role);
+    await refuseOverHourly(tx, teamId, now, "invitation");
+    const token = newToken();
+    const updated = await tx.invitation.update({
+      where: { id },
+      data: {
+        tokenDigest: tokenDigest(token),
+        sentAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
+      },
+    });
+    await queueInvitationMail(tx, updated, token, await inviterEmail(tx, actor), now);
+    await recordTeamAudit(tx, teamId, actor, "team.invitation_resent", null, {
+      email: invitation.email,
+      role: invitation.role,
+    });
+  });
+  runtime().mailJob.wake();
+}
+
+/** Withdraws a waiting invitation: its link then says so. */
+export async function revokeInvitation(actor: Actor, teamId: string, id: string, now = new Date()) {
+  await db.$transaction(async (tx) => {
+    await lockTeam(tx, teamId);
+    const invitation = await pendingInvitation(tx, teamId, id);
+    await authorise(tx, actor, teamId, invitation.role as Role);
+    await tx.invitation.update({ where: { id }, data: { revokedAt: now } });
+    await recordTeamAudit(tx, teamId, actor, "team.invitation_revoked", null, {
+      email: invitation.email,
+      role: invitation.role,
+    });
+  });
+}
+
+/** The team's invitations not yet accepted or withdrawn (expired ones too, to re-send), newest first. */
+export async function listInvitations(teamId: string, now = new Date()) {
+  const rows = await db.invitation.findMany({
+    where: { teamId, acceptedAt: null, revokedAt: null },
+    orderBy: { sentAt: "desc" },
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    role: row.role as Role,
+    sentAt: row.sentAt,
+    expiresAt: row.expiresAt,
+    expired: row.expiresAt <= now,
+  }));
+}
+
+export type InvitationLookup =
+  | {
+      state: "pending";
+      id: string;
+      teamId: string;
+      team: { name: string; slug: string };
+      email: string;
+      role: Role;
+      expiresAt: Date;
+    }
+  | { state: "withdrawn" | "expired" | "used" | "unknown" };
+
+/** What a link's token stands for. Spends nothing. */
+export async function findInvitation(token: unknown, now = new Date()): Promise<InvitationLookup> {
+  if (!isTokenShaped(token)) return { state: "unknown" };
+  const invitation = await db.invitation.findUnique({
+    where: { tokenDigest: tokenDigest(token) },
+    include: { team: { select: { name: true, slug: true } } },
+  });
+  if (!invitation) return { state: "unknown" };
+  if (invitation.acceptedAt) return { state: "used" };
+  if (invitation.revokedAt) return { state: "withdrawn" };
+  if (invitation.expiresAt <= now) return { state: "expired" };
+  return {
+    state: "pending",
+    id: invitation.id,
+    teamId: invitation.teamId,
+    team: invitation.team,
+    email: invitation.email,
+    role: invitation.role as Role,
+    expiresAt: invitation.expiresAt,
+  };
+}
+
+/** The message for a link that no longer works; "unknown" is a 404, said by the caller. */
+export function deadInvitationMessage(state: "withdrawn" | "expired" | "used"): string {
+  return state === "withdrawn" ? INVITATION_WITHDRAWN : state === "expired" ? INVITATION_EXPIRED : INVITATION_USED;
+}
+
+/**
+ * Accepts the invitation for the signed-in person, whose address must be the
+ * invitation's (any other is told "not found", as for a link that does not
+ * exist). Of two acceptances at once, one spends it; the other finds the
+ * person already in the team and answers the same. Returns the team's slug.
+ */
+export async function acceptInvitation(
+  token: unknown,
+  user: { id: string; email: string },
+  ip: string | null,
+  userAgent: string | null,
+  now = new Date(),
+): Promise<string> {
+  const found = await findInvitation(token, now);
+  if (found.state === "unknown" || (found.state === "pending" && found.email !== user.email.toLowerCase()))
+    throw new DomainError("not_found", "That invitation was not found.");
+  if (found.state !== "pending") {
+    // Accepted a moment ago by this same person (another browser): they are in, which is what they asked.
+    const slug = found.state === "used" ? await alreadyMemberByToken(token as string, user.id) : null;
+    if (slug) return slug;
+    throw new DomainError("invalid_request", deadInvitationMessage(found.state));
+  }
+  const actor: Actor = { userId: user.id, ip, userAgent, kind: "person" };
+  const slug = await db.$transaction(async (tx) => {
+    await lockTeam(tx, found.teamId);
+    if ((await tx.membership.count({ where: { teamId: found.teamId } })) === 0) throw teamNotFound();
+    const spent = await tx.invitation.updateMany({
+      where: { id: found.id, ...pendingWhere(now) },
+      data: { acceptedAt: now, acceptedBy: user.id },
+    });
+    if (spent.count !== 1) {
+      if (await memberById(user.id, found.teamId, tx)) return found.team.slug;
+      throw new DomainError("invalid_request", INVITATION_USED);
+    }
+    if (await memberById(user.id, found.teamId, tx)) return found.team.slug;
+    if (found.role === "owner") await refuseOverOwnedTeams(tx, user.id, found.teamId, "invitation");
+    await tx.membership.create({ data: { teamId: found.teamId, userId: user.id, role: found.role } });
+    await recordTeamAudit(tx, found.teamId, actor, "team.member_added", null, {
+      user_id: user.id,
+      email: user.email,
+      role: found.role,
+      via: "invitation",
+    });
+    return found.team.slug;
+  });
+  log.info("team.invitation_accepted", { team_id: found.teamId, user_id: user.id, invitation_id: found.id });
+  return slug;
+}
+
+/** The team's slug when this person is already in the team of the invitation with this token; else null. */
+async function alreadyMemberByToken(token: string, userId: string): Promise<string | null> {
+  const invitation = await db.invitation.findUnique({
+    where: { tokenDigest: tokenDigest(token) },
+    select: { teamId: true, acceptedBy: true, team: { select: { slug: true } } },
+  });
+  if (!invitation || invitation.acceptedBy !== userId) return null;
+  return (await memberById(userId, invitation.teamId)) ? invitation.team.slug : null;
+}

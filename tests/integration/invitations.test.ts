@@ -1,0 +1,272 @@
+// Invitations by mail: an admin invites an address with a role; the link works
+// for 7 days, once, and only for a session of that address (another gets "not
+// found"); a withdrawn link says so; two acceptances at once make one
+// membership; the limits hold; the answer is the same whether the address has
+// an account; bad input changes nothing.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { DomainError } from "@/lib/domain-error";
+import { renderMail } from "@/lib/mail/templates";
+import { open } from "@/lib/security/encryption";
+import {
+  acceptInvitation,
+  findInvitation,
+  INVITATION_WITHDRAWN,
+  INVITATIONS_PER_HOUR,
+  inviteMember,
+  listInvitations,
+  PENDING_INVITATIONS_MAX,
+  resendInvitation,
+  revokeInvitation,
+} from "@/lib/teams/invitations";
+import { addMember, createTeam } from "@/lib/teams/members";
+import { adminInProcess as admin } from "../helpers/admin-in-process";
+import { bareAccount } from "../helpers/bare-account";
+
+const tag = () => randomUUID().slice(0, 8);
+const person = (who: string) => ({ userId: who, ip: null, userAgent: "Vitest", kind: "person" as const });
+const operator = (who: string) => ({ userId: who, ip: null, userAgent: "test", kind: "operator" as const });
+
+async function teamWith(roles: Record<string, "viewer" | "developer" | "admin" | "owner">) {
+  const t = tag();
+  const people: Record<string, { id: string; email: string }> = {};
+  for (const name of Object.keys(roles)) people[name] = await bareAccount(`${name}-${t}@example.com`);
+  const [first, ...rest] = Object.keys(roles);
+  const team = await createTeam(operator(people[first!]!.id), { name: `Team ${t}` });
+  for (const name of rest) await addMember(operator(people[name]!.id), team.id, people[name]!.id, roles[name]!);
+  return { team, people };
+}
+
+/** The link of the newest invitation mail to an address, opened from its sealed row as the mail job does. */
+async function mailedToken(email: string): Promise<string> {
+  const mail = await db.mailMessage.findFirstOrThrow({
+    where: { kind: "team_invitation", recipient: email },
+    orderBy: { createdAt: "desc" },
+  });
+  const link = open(mail.sealedLink!, "mail-link")!;
+  const token = /\/invitations\/([A-Za-z0-9_-]{43})$/.exec(link)?.[1];
+  expect(token, link).toBeDefined();
+  return token!;
+}
+
+async function refusedOn(promise: Promise<unknown>, field: string | undefined, message: RegExp) {
+  const error = await promise.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  expect((error as DomainError).message).toMatch(message);
+  expect((error as DomainError).options.field).toBe(field);
+}
+
+describe("an invitation", () => {
+  it("mails a link that lets only that address's session join, with the role given, once", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin" });
+    const invitee = await bareAccount(`invitee-${tag()}@example.com`);
+    const stranger = await bareAccount(`stranger-${tag()}@example.com`);
+    const invited = await inviteMember(person(people.admin!.id), team.id, {
+      email: `  ${invitee.email.toUpperCase()} `,
+      role: "developer",
+    });
+    expect(invited).toMatchObject({ email: invitee.email, role: "developer" });
+    expect(invited.expiresAt.getTime() - Date.now()).toBeGreaterThan(6.9 * 24 * 3600_000);
+    // The mail: the team, the role, the inviter, and the link; only its token's digest is stored.
+    const row = await db.mailMessage.findFirstOrThrow({ where: { kind: "team_invitation", recipient: invitee.email } });
+    const token = await mailedToken(invitee.email);
+    const mail = renderMail(
+      "team_invitation",
+      JSON.parse(row.payload),
+      "https://keys.example.com",
+      `https://x/invitations/${token}`,
+    );
+    expect(mail.subject).toBe(`You are invited to the team ${team.name} on Keyport`);
+    expect(mail.text).toContain(
+      `${people.admin!.email} invites you to join the Keyport team "${team.name}" as developer`,
+    );
+    expect(JSON.stringify(await db.invitation.findMany({ where: { teamId: team.id } }))).not.toContain(token);
+
+    // Another address's session: not found, and nothing spent.
+    await refusedOn(acceptInvitation(token, stranger, null, null), undefined, /not found/);
+    expect((await findInvitation(token)).state).toBe("pending");
+    // The invited address's session joins, as a developer; the activity says how.
+    expect(await acceptInvitation(token, invitee, "203.0.113.4", "Vitest")).toBe(team.slug);
+    expect(
+      await db.membership.findUnique({ where: { teamId_userId: { teamId: team.id, userId: invitee.id } } }),
+    ).toMatchObject({
+      role: "developer",
+    });
+    const added = await db.teamAuditEvent.findFirstOrThrow({
+      where: { teamId: team.id, action: "team.member_added" },
+      orderBy: { seq: "desc" },
+    });
+    expect(JSON.parse(added.details!)).toMatchObject({ email: invitee.email, role: "developer", via: "invitation" });
+    expect(added.actorId).toBe(invitee.id);
+    // Once: the link now says it was used; the list no longer shows it.
+    expect((await findInvitation(token)).state).toBe("used");
+    await refusedOn(acceptInvitation(token, stranger, null, null), undefined, /already used/);
+    expect(await listInvitations(team.id)).toEqual([]);
+  });
+
+  it("accepted twice at once by the same person's two browsers makes one membership", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const invitee = await bareAccount(`twice-${tag()}@example.com`);
+    await inviteMember(person(people.owner!.id), team.id, { email: invitee.email, role: "viewer" });
+    const token = await mailedToken(invitee.email);
+    const results = await Promise.allSettled([
+      acceptInvitation(token, invitee, null, null),
+      acceptInvitation(token, invitee, null, null),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled"]);
+    expect(await db.membership.count({ where: { teamId: team.id, userId: invitee.id } })).toBe(1);
+    expect(
+      await db.teamAuditEvent.count({
+        where: { teamId: team.id, action: "team.member_added", details: { contains: invitee.email } },
+      }),
+    ).toBe(1);
+  });
+
+  it("withdrawn, its link says so; sent again, the old link stops and the new one works", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const [a, b] = [await bareAccount(`a-${tag()}@example.com`), await bareAccount(`b-${tag()}@example.com`)];
+    const first = await inviteMember(person(people.owner!.id), team.id, { email: a.email, role: "viewer" });
+    const tokenA = await mailedToken(a.email);
+    await revokeInvitation(person(people.owner!.id), team.id, first.id);
+    expect((await findInvitation(tokenA)).state).toBe("withdrawn");
+    await refusedOn(acceptInvitation(tokenA, a, null, null), undefined, new RegExp(INVITATION_WITHDRAWN.slice(0, 30)));
+    expect(await db.membership.count({ where: { teamId: team.id, userId: a.id } })).toBe(0);
+
+    const second = await inviteMember(person(people.owner!.id), team.id, { email: b.email, role: "viewer" });
+    const oldToken = await mailedToken(b.email);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await resendInvitation(person(people.owner!.id), team.id, second.id);
+    const newToken = await mailedToken(b.email);
+    expect(newToken).not.toBe(oldToken);
+    expect((await findInvitation(oldToken)).state).toBe("unknown");
+    expect(await acceptInvitation(newToken, b, null, null)).toBe(team.slug);
+  });
+
+  it("an expired link says so and joins no one", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const invitee = await bareAccount(`late-${tag()}@example.com`);
+    const invited = await inviteMember(person(people.owner!.id), team.id, { email: invitee.email, role: "viewer" });
+    const token = await mailedToken(invitee.email);
+    await db.invitation.update({ where: { id: invited.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await findInvitation(token)).state).toBe("expired");
+    await refusedOn(acceptInvitation(token, invitee, null, null), undefined, /expired/);
+    expect(await db.membership.count({ where: { teamId: team.id, userId: invitee.id } })).toBe(0);
+  });
+});
+
+describe("inviting", () => {
+  it("answers the same for an address with an account and one without, and reads no account to do it", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const known = await bareAccount(`known-${tag()}@example.com`);
+    const unknown = `unknown-${tag()}@example.com`;
+    const shape = (v: Awaited<ReturnType<typeof inviteMember>>) => ({
+      ...v,
+      id: "",
+      email: "",
+      sentAt: 0,
+      expiresAt: 0,
+    });
+    const a = await inviteMember(person(people.owner!.id), team.id, { email: known.email, role: "viewer" });
+    const b = await inviteMember(person(people.owner!.id), team.id, { email: unknown, role: "viewer" });
+    expect(shape(a)).toEqual(shape(b));
+    const mailTo = (to: string) =>
+      db.mailMessage.findFirstOrThrow({ where: { kind: "team_invitation", recipient: to } });
+    const [mailA, mailB] = [await mailTo(known.email), await mailTo(unknown)];
+    expect(JSON.parse(mailA.payload)).toEqual(JSON.parse(mailB.payload));
+    expect(mailA.userId).toBeNull();
+    expect(mailB.userId).toBeNull();
+  });
+
+  it("refuses a bad address, a bad role, a member, a waiting one, and roles that may not invite; nothing is sent", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin", dev: "developer" });
+    const before = await db.mailMessage.count({ where: { kind: "team_invitation" } });
+    const owner = person(people.owner!.id);
+    await refusedOn(inviteMember(owner, team.id, { email: "not an address", role: "viewer" }), "email", /valid email/);
+    await refusedOn(inviteMember(owner, team.id, { email: "x@example.com", role: "wizard" }), "role", /Choose one of/);
+    await refusedOn(
+      inviteMember(owner, team.id, { email: people.dev!.email, role: "viewer" }),
+      "email",
+      /already a member/,
+    );
+    // An admin invites developers but not owners; a developer invites no one.
+    await refusedOn(
+      inviteMember(person(people.admin!.id), team.id, { email: "o@example.com", role: "owner" }),
+      undefined,
+      /\(admin\) does not allow this/,
+    );
+    await refusedOn(
+      inviteMember(person(people.dev!.id), team.id, { email: "d@example.com", role: "viewer" }),
+      undefined,
+      /\(developer\) does not allow this/,
+    );
+    expect(await db.mailMessage.count({ where: { kind: "team_invitation" } })).toBe(before);
+    await inviteMember(owner, team.id, { email: "wait@example.com", role: "viewer" });
+    await refusedOn(inviteMember(owner, team.id, { email: "WAIT@example.com", role: "admin" }), "email", /waiting/);
+    // A personal team invites no one.
+    const personal = await db.team.findUniqueOrThrow({ where: { personalOfId: people.owner!.id } });
+    await refusedOn(
+      inviteMember(owner, personal.id, { email: "p@example.com", role: "viewer" }),
+      "email",
+      /personal team/,
+    );
+    expect(await db.invitation.count({ where: { teamId: team.id } })).toBe(1);
+  });
+
+  it(`keeps to ${PENDING_INVITATIONS_MAX} waiting and ${INVITATIONS_PER_HOUR} sent an hour`, async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const owner = person(people.owner!.id);
+    for (let i = 0; i < INVITATIONS_PER_HOUR; i++) {
+      await inviteMember(owner, team.id, { email: `hourly-${i}@example.com`, role: "viewer" });
+    }
+    await refusedOn(
+      inviteMember(owner, team.id, { email: "one-more@example.com", role: "viewer" }),
+      "email",
+      /in the last hour/,
+    );
+    const any = (await listInvitations(team.id))[0]!;
+    await refusedOn(resendInvitation(owner, team.id, any.id), "invitation", /in the last hour/);
+    // The waiting limit, with the hour's mails moved out of the way.
+    await db.mailMessage.updateMany({
+      where: { kind: "team_invitation", subject: { startsWith: `${team.id}:` } },
+      data: { createdAt: new Date(Date.now() - 2 * 3600_000) },
+    });
+    await db.invitation.createMany({
+      data: Array.from({ length: PENDING_INVITATIONS_MAX - INVITATIONS_PER_HOUR }, (_, i) => ({
+        teamId: team.id,
+        email: `filler-${i}@example.com`,
+        role: "viewer",
+        tokenDigest: `filler-${team.id}-${i}`,
+        sentAt: new Date(),
+        expiresAt: new Date(Date.now() + 3600_000),
+      })),
+    });
+    await refusedOn(
+      inviteMember(owner, team.id, { email: "fifty-one@example.com", role: "viewer" }),
+      "email",
+      /50 invitations waiting/,
+    );
+  });
+});
+
+describe("the operator CLI", () => {
+  it("team:invite mails the invitation and prints it without its link", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const slug = (await db.team.findUniqueOrThrow({ where: { id: team.id } })).slug;
+    const email = `cli-${tag()}@example.com`;
+    const result = await admin(["team:invite", "--team", slug, "--email", email, "--role", "admin"]);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(printed).toMatchObject({ team: slug, email, role: "admin" });
+    expect(result.stdout).not.toMatch(/invitations\//);
+    const token = await mailedToken(email);
+    expect(result.stdout).not.toContain(token);
+    expect(people.owner).toBeDefined();
+    const bad = await admin(["team:invite", "--team", slug, "--email", email, "--role", "wizard"]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--role: Use one of/);
+  });
+});
