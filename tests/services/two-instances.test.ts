@@ -251,6 +251,36 @@ describe.each([
     }
   });
 
+  it("a member removed with --transfer-to: the handed key, cached on both, answers both; the other key neither", async () => {
+    const [owner, leaver] = [await newAccount(), await newAccount()];
+    const operator = (userId: string) => ({ userId, ip: null, userAgent: "test", kind: "operator" as const });
+    const team = await createTeam(operator(owner.userId), { name: "Two instances, a handover" });
+    await addMember(operator(leaver.userId), team.id, leaver.userId, "developer");
+    const bot = await admin(["service-account:create", "--team", team.slug, "--name", "CI"]);
+    expect(bot, bot.stderr).toMatchObject({ code: 0 });
+    const handed = await createKey(leaver, { label: "ci", environment: "dev", expiresAt: null, teamId: team.id });
+    for (const instance of [a, b]) await expectCached(instance, handed.secret);
+
+    const { email } = await db.user.findUniqueOrThrow({ where: { id: leaver.userId }, select: { email: true } });
+    const cli = await admin(["team:remove-member", "--team", team.slug, "--email", email!, "--transfer-to", "CI"]);
+    expect(cli, cli.stderr).toMatchObject({ code: 0 });
+    for (const instance of [a, b]) expect((await models(instance, handed.secret)).status).toBe(200);
+    // The control: another member removed without --transfer-to. Their key, cached on both, is refused by both at
+    // once, while the handed key still answers.
+    const other = await newAccount();
+    await addMember(operator(other.userId), team.id, other.userId, "developer");
+    const theirs = await createKey(other, { label: "theirs", environment: "dev", expiresAt: null, teamId: team.id });
+    for (const instance of [a, b]) await expectCached(instance, theirs.secret);
+    const otherEmail = (await db.user.findUniqueOrThrow({ where: { id: other.userId }, select: { email: true } }))
+      .email!;
+    const removed = await admin(["team:remove-member", "--team", team.slug, "--email", otherEmail]);
+    expect(removed, removed.stderr).toMatchObject({ code: 0 });
+    for (const instance of [a, b]) {
+      await expectAnswer(await models(instance, theirs.secret), 401, "revoked_api_key");
+      expect((await models(instance, handed.secret)).status).toBe(200);
+    }
+  });
+
   it("usage recorded by both adds up in the request log and the hourly aggregates", async () => {
     const { secret: apiKey, key } = await newKey();
     const statuses: number[] = [];
