@@ -16,8 +16,9 @@ import { isRole, ROLES, type Role } from "./roles";
 // address with a role; the mail's link works for 7 days, once, and only for a
 // session of that address (or a sign-up from the link, which proves the
 // address the way a sign-up's own link does). The answer to an invitation is
-// the same whether the address has an account: nothing here reads accounts
-// before the link is opened, so neither the answer nor its timing can tell.
+// the same whether the address has an account: before the link is opened,
+// the only question asked of the address is whether it is already in the
+// team (one query either way), so neither the answer nor its timing can tell.
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 

@@ -55,7 +55,7 @@ test("a removal hands one key to a service account, rotated, and revokes the oth
   );
   await page.getByRole("button", { name: `Remove ${leaverEmail}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Removed." })).toHaveText(
-    "Removed. 1 key of theirs stopped working just now. 1 key was handed to a service account and keep working.",
+    "Removed. 1 key of theirs stopped working just now. 1 key was handed to a service account and keeps working.",
   );
   const shown = page.getByTestId("handed-over-secret");
   await expect(shown).toHaveCount(1);

@@ -129,7 +129,9 @@ export const removeMemberAction = defineAction({
     ];
     if (handedOver.length > 0)
       parts.push(
-        `${handedOver.length === 1 ? "1 key was" : `${handedOver.length} keys were`} handed to a service account and keep working.`,
+        handedOver.length === 1
+          ? "1 key was handed to a service account and keeps working."
+          : `${handedOver.length} keys were handed to a service account and keep working.`,
       );
     return {
       message: `Removed. ${parts.join(" ")}`,
