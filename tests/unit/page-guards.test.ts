@@ -12,6 +12,8 @@ const GUARDS = /requirePageSession|requireTeamPage|requireActionSession|requireA
 
 const PUBLIC_WITHOUT_GUARD = [
   "(auth)/forgot-password/page.tsx",
+  // An invitation's link: the token is the credential; a session, when there is one, must be the invited address's.
+  "(auth)/invitations/[token]/page.tsx",
   "(auth)/report-a-key/page.tsx",
   "(auth)/reset-password/page.tsx",
   "(auth)/sign-in/page.tsx",
