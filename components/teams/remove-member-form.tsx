@@ -6,7 +6,6 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { EnvironmentBadge } from "@/components/keys/key-badges";
 import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/select";
 import { GRACE_OPTIONS, DEFAULT_GRACE } from "@/lib/keys/grace";
 import type { KeyEnvironment } from "@/lib/keys/format";
 import { removeMemberAction, type RemovalOutcome } from "@/lib/web/actions/teams";
@@ -19,26 +18,40 @@ export interface DepartingKey {
   displayFragment: string;
   /** Already rotated (in its grace period): it can be handed over only as it is. */
   rotated: boolean;
+  /** A service account's key they made or rotated (they know its secret); null for one of their own. */
+  serviceAccount: string | null;
   mayHandOver: boolean;
 }
 
 const graceText = GRACE_OPTIONS.find((option) => option.value === DEFAULT_GRACE)!.label.toLowerCase();
 
-/** The choices for one key: revoke, or hand it to a service account, rotated (proposed first) or as it is. */
+/** The choices for one of their own keys: revoke, or hand it to a service account, rotated (proposed) or as it is. */
 function choices(key: DepartingKey, serviceAccounts: { id: string; name: string }[], self: boolean) {
+  if (key.serviceAccount) return knownChoices(key, self);
   const options: [string, string][] = [["revoke", "Revoke it: it stops working at once"]];
   if (!key.mayHandOver) return options;
   for (const account of serviceAccounts) {
     if (!self && !key.rotated)
       options.push([
         `rotate:${account.id}`,
-        `Hand it to ${account.name} and rotate it: the old secret stops ${graceText}`,
+        `Hand it to ${account.name} and rotate it (recommended): the old secret stops ${graceText}`,
       ]);
     options.push([
       `keep:${account.id}`,
       `Hand it to ${account.name} as it is: ${self ? "you" : "they"} still know its secret`,
     ]);
   }
+  return options;
+}
+
+/** A service account's key they know: it stays the service account's; rotate it (proposed), keep it, or revoke it. */
+function knownChoices(key: DepartingKey, self: boolean): [string, string][] {
+  const keep: [string, string] = ["keep", `Keep it working as it is: ${self ? "you" : "they"} still know its secret`];
+  if (!key.mayHandOver) return [keep];
+  const options: [string, string][] = [];
+  if (!self && !key.rotated)
+    options.push(["rotate", `Rotate it (recommended): the old secret stops ${graceText}, the new one is shown here`]);
+  options.push(keep, ["revoke", `Revoke it: ${key.serviceAccount}'s key stops working at once`]);
   return options;
 }
 
@@ -69,7 +82,9 @@ export function RemoveMemberForm({
     onSuccess: (data) => setOutcome(data),
   });
   if (outcome) return <Outcome team={team} outcome={outcome} />;
-  const offered = keys.some((key) => key.mayHandOver) && serviceAccounts.length > 0;
+  const own = keys.filter((key) => !key.serviceAccount);
+  // Whether any of their own keys can be handed over here (the note says why not, when none can).
+  const offered = own.length === 0 || (own.some((key) => key.mayHandOver) && serviceAccounts.length > 0);
 
   return (
     <form {...form} className="mt-4 flex flex-col gap-4" noValidate>
@@ -99,38 +114,26 @@ export function RemoveMemberForm({
             </p>
           )}
           <FormAlert message={error} />
-          <ul className="flex flex-col gap-3">
-            {keys.map((key) => {
-              const name = `handover.${key.id}`;
-              return (
-                <li
-                  key={key.id}
-                  data-testid="departing-key"
-                  className="flex flex-col gap-3 rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800"
-                >
-                  <div className="flex flex-wrap items-baseline gap-2">
-                    <Link href={keyPath(team, key.id)} className="min-w-0 font-medium break-all">
-                      <bdi>{key.label}</bdi>
-                    </Link>
-                    <EnvironmentBadge environment={key.environment} />
-                    <code className="text-xs break-all text-zinc-600 dark:text-zinc-400">{key.displayFragment}</code>
-                  </div>
-                  <Select
-                    label={`What happens to “${key.label}”`}
-                    name={name}
-                    defaultValue={value(name) ?? "revoke"}
-                    options={choices(key, serviceAccounts, self)}
-                    className="w-full"
-                  />
-                  {fieldError(name) && (
-                    <p className="text-sm text-red-700 dark:text-red-300" role="alert">
-                      {fieldError(name)}
-                    </p>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
+          <KeyChoices
+            title={self ? "Keys you made" : "Keys they made"}
+            keys={own}
+            choose={(key) => choices(key, serviceAccounts, self)}
+            team={team}
+            value={value}
+            fieldError={fieldError}
+          />
+          <KeyChoices
+            title={
+              self
+                ? "Service accounts' keys you made or rotated: they keep working, and you know their secrets"
+                : "Service accounts' keys they made or rotated: they keep working, and they know their secrets"
+            }
+            keys={keys.filter((key) => key.serviceAccount)}
+            choose={(key) => knownChoices(key, self)}
+            team={team}
+            value={value}
+            fieldError={fieldError}
+          />
         </>
       )}
       <div className="flex flex-wrap items-center gap-3">
@@ -140,6 +143,83 @@ export function RemoveMemberForm({
         <Link href={membersPath(team)}>Cancel</Link>
       </div>
     </form>
+  );
+}
+
+/**
+ * One group of keys, each with what happens to it. A plain select, so the page works before (or without)
+ * JavaScript: the browser posts the form itself.
+ */
+function KeyChoices({
+  title,
+  keys,
+  choose,
+  team,
+  value,
+  fieldError,
+}: {
+  title: string;
+  keys: DepartingKey[];
+  choose: (key: DepartingKey) => [string, string][];
+  team: string;
+  value: (name: string) => string | undefined;
+  fieldError: (name: string) => string | undefined;
+}) {
+  if (keys.length === 0) return null;
+  return (
+    <section className="flex flex-col gap-3">
+      <h2 className="font-semibold">{title}</h2>
+      <ul className="flex flex-col gap-3">
+        {keys.map((key) => {
+          const name = `handover.${key.id}`;
+          const options = choose(key);
+          const id = `choice-${key.id}`;
+          return (
+            <li
+              key={key.id}
+              data-testid="departing-key"
+              className="flex flex-col gap-3 rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+            >
+              <div className="flex flex-wrap items-baseline gap-2">
+                <Link href={keyPath(team, key.id)} className="min-w-0 font-medium break-all">
+                  <bdi>{key.label}</bdi>
+                </Link>
+                <EnvironmentBadge environment={key.environment} />
+                <code className="text-xs break-all text-zinc-600 dark:text-zinc-400">{key.displayFragment}</code>
+                {key.serviceAccount && (
+                  <span className="text-xs break-words text-zinc-700 dark:text-zinc-300">
+                    Service account: <bdi>{key.serviceAccount}</bdi>
+                  </span>
+                )}
+              </div>
+              <div className="flex flex-col gap-1">
+                <label htmlFor={id} className="text-sm font-medium">
+                  What happens to “{key.label}”
+                </label>
+                <select
+                  id={id}
+                  name={name}
+                  defaultValue={value(name) ?? options[0]![0]}
+                  aria-invalid={fieldError(name) ? true : undefined}
+                  className="min-h-10 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+                >
+                  {options.map(([optionValue, text]) => (
+                    <option key={optionValue} value={optionValue}>
+                      {text}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {fieldError(name) && (
+                <p className="text-sm text-red-700 dark:text-red-300" role="alert">
+                  {fieldError(name)}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

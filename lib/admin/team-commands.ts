@@ -76,8 +76,8 @@ export async function removeMemberCommand(flags: Flags) {
     flags["transfer-to"] === undefined
       ? null
       : await serviceAccountByName(team.id, required(z.string().min(1), flags["transfer-to"], "transfer-to"));
-  const handovers = to ? (await departingKeys(team.id, user.id)).map((key) => handover(key.id, to.id)) : [];
-  const { revoked, handedOver } = await removeMember(OPERATOR(user.id), team.id, user.id, handovers);
+  const handovers = to ? (await departingKeys(team.id, user.id)).own.map((key) => handover(key.id, to.id)) : [];
+  const { revoked, handedOver, kept } = await removeMember(OPERATOR(user.id), team.id, user.id, { handovers });
   return {
     team: team.slug,
     email: user.email,
@@ -88,6 +88,14 @@ export async function removeMemberCommand(flags: Flags) {
           transferred_to: to.name,
           rotated: false,
           note: "The keys were not rotated and the person who left still knows their secrets: rotate them from the dashboard.",
+        }
+      : {}),
+    // Service accounts' keys they made or rotated keep working, and they know those secrets.
+    ...(kept.length > 0
+      ? {
+          service_account_keys_they_know: kept,
+          service_account_note:
+            "These service accounts' keys keep working, and the person who left knows their secrets: rotate them from the dashboard.",
         }
       : {}),
   };

@@ -592,13 +592,12 @@ export interface HandedKey {
 export async function handOverKey(
   tx: Tx,
   actor: Actor,
-  key: Awaited<ReturnType<Tx["apiKey"]["findFirstOrThrow"]>>,
+  key: StoredKey,
   leaver: { user_id: string; email: string | null },
   serviceAccount: { id: string; name: string },
   rotate: GracePeriod | null,
   now: Date,
 ): Promise<HandedKey> {
-  const teamId = key.teamId;
   if (key.decoy) throw keyRefused("A decoy key is never used: revoke it instead of handing it over.");
   if (rotate !== null && key.successorId)
     throw keyRefused(
@@ -606,44 +605,75 @@ export async function handOverKey(
       `handover.${key.publicId}`,
     );
   await tx.apiKey.update({ where: { id: key.id }, data: { serviceAccountId: serviceAccount.id } });
-  let replacement: RotatedKey | null = null;
-  if (rotate !== null) {
-    const owned = { ...key, serviceAccountId: serviceAccount.id };
-    const { row, secret } = await insertKey(
-      tx,
-      replacementOwners(actor, owned),
-      {
-        label: key.label,
-        environment: key.environment as KeyEnvironment,
-        expiresAt: key.expiresAt,
-        restrictions: fromStoredRestrictions(key),
-        rateLimitByOperator: key.rateLimitByOperator,
-      },
-      now,
-    );
-    const graceEnd = new Date(now.getTime() + GRACE_PERIODS[rotate]);
-    const oldKeyStopsAt = key.expiresAt && key.expiresAt < graceEnd ? key.expiresAt : graceEnd;
-    const { count } = await tx.apiKey.updateMany({
-      where: { id: key.id, successorId: null, revokedAt: null },
-      data: { successorId: row.id, expiresAt: oldKeyStopsAt },
-    });
-    if (count !== 1) throw keyRefused(`Key ${key.publicId} was rotated meanwhile: try again.`);
-    replacement = { key: toKeyView(row, now), secret, oldKeyStopsAt };
-  }
-  await recordTeamAudit(tx, teamId, actor, "key.transferred", key.publicId, {
+  const owned = { ...key, serviceAccountId: serviceAccount.id };
+  const replacement = rotate === null ? null : await issueRotation(tx, actor, owned, rotate, now);
+  await recordTeamAudit(tx, key.teamId, actor, "key.transferred", key.publicId, {
     from_user_id: leaver.user_id,
     from_email: leaver.email,
     service_account: serviceAccount,
     rotated: replacement !== null,
     ...(replacement ? { replacement: replacement.key.id } : {}),
   });
-  if (replacement) {
-    await recordTeamAudit(tx, teamId, actor, "key.rotated", key.publicId, {
-      replacement: replacement.key.id,
-      old_key_stops_at: replacement.oldKeyStopsAt.toISOString(),
-      grace: rotate,
-    });
-    await recordReplacementCreated(tx, teamId, actor, replacement.key.id, key, "rotation");
-  }
+  if (replacement && rotate !== null) await recordRotation(tx, actor, owned, replacement, rotate);
   return { key: key.publicId, serviceAccount, replacement };
+}
+
+/** A key row as the departure reads it. */
+type StoredKey = Awaited<ReturnType<Tx["apiKey"]["findFirstOrThrow"]>>;
+
+/**
+ * Rotates, inside a departure's transaction, a service account's key that the
+ * departing member made or rotated (so knows): the replacement stays the
+ * service account's, its secret is shown once to whoever removes the member,
+ * and the old secret stops at the end of the grace period.
+ */
+export async function rotateForDeparture(
+  tx: Tx,
+  actor: Actor,
+  key: StoredKey,
+  grace: GracePeriod,
+  now: Date,
+): Promise<RotatedKey> {
+  if (key.decoy) throw keyRefused("A decoy key is never used: revoke it instead.", `handover.${key.publicId}`);
+  if (key.successorId)
+    throw keyRefused(
+      `Key ${key.publicId} was already rotated: keep it as it is, or revoke it.`,
+      `handover.${key.publicId}`,
+    );
+  const rotated = await issueRotation(tx, actor, key, grace, now);
+  await recordRotation(tx, actor, key, rotated, grace);
+  return rotated;
+}
+
+/** The replacement of a key (same label, environment, expiry, restrictions and owners), the old one in its grace. */
+async function issueRotation(tx: Tx, actor: Actor, key: StoredKey, grace: GracePeriod, now: Date): Promise<RotatedKey> {
+  const { row, secret } = await insertKey(
+    tx,
+    replacementOwners(actor, key),
+    {
+      label: key.label,
+      environment: key.environment as KeyEnvironment,
+      expiresAt: key.expiresAt,
+      restrictions: fromStoredRestrictions(key),
+      rateLimitByOperator: key.rateLimitByOperator,
+    },
+    now,
+  );
+  const graceEnd = new Date(now.getTime() + GRACE_PERIODS[grace]);
+  const oldKeyStopsAt = key.expiresAt && key.expiresAt < graceEnd ? key.expiresAt : graceEnd;
+  const { count } = await tx.apiKey.updateMany({
+    where: { id: key.id, successorId: null, revokedAt: null },
+    data: { successorId: row.id, expiresAt: oldKeyStopsAt },
+  });
+  if (count !== 1) throw keyRefused(`Key ${key.publicId} was rotated meanwhile: try again.`);
+  return { key: toKeyView(row, now), secret, oldKeyStopsAt };
+}
+
+async function recordRotation(tx: Tx, actor: Actor, key: StoredKey, rotated: RotatedKey, grace: GracePeriod) {
+  await recordTeamAudit(tx, key.teamId, actor, "key.rotated", key.publicId, {
+    replacement: rotated.key.id,
+    old_key_stops_at: rotated.oldKeyStopsAt.toISOString(),
+    grace,
+  });
+  await recordReplacementCreated(tx, key.teamId, actor, rotated.key.id, key, "rotation");
 }

@@ -6,6 +6,7 @@ import { DomainError } from "../domain-error";
 import { getEnv } from "../env";
 import { log } from "../log";
 import { queueMail } from "../mail/outbox";
+import { holdsApiKey } from "../keys/key-in-text";
 import { runtime } from "../runtime/runtime";
 import { isTokenShaped, newToken, tokenDigest } from "../security/token";
 import { memberById, requirePermission, teamNotFound } from "./membership";
@@ -123,6 +124,9 @@ export async function inviteMember(
   input: { email: string; role: string },
   now = new Date(),
 ): Promise<InvitationView> {
+  // Read before the address is lower-cased, which would hide a key from the check but not from anyone who reads it
+  // (attack review: an address holding a key was stored, logged and mailed).
+  if (holdsApiKey(input.email)) throw refused("An email address cannot contain an API key.", "email");
   const email = emailSchema.safeParse(input.email);
   if (!email.success) throw refused(email.error.issues[0]!.message, "email");
   if (!isRole(input.role)) throw refused(`Choose one of: ${ROLES.join(", ")}.`, "role");

@@ -4,11 +4,12 @@ import { db, type Db } from "../db";
 import { DomainError } from "../domain-error";
 import { log } from "../log";
 import { queueMembershipChanged } from "../mail/team-notices";
-import { handOverKey, type HandedKey, type Handover } from "../keys/lifecycle";
+import { DEFAULT_GRACE, type GracePeriod } from "../keys/grace";
+import { handOverKey, rotateForDeparture, type HandedKey, type Handover, type RotatedKey } from "../keys/lifecycle";
 import { statusWhere } from "../keys/status";
 import { keyViewSelect, toKeyView } from "../keys/views";
 import { memberById, requirePermission, teamNotFound, type TeamMember } from "./membership";
-import { serviceAccountKeyPermission, type Role } from "./roles";
+import { can, serviceAccountKeyPermission, type Role } from "./roles";
 import { serviceAccountInTeam } from "./service-accounts";
 import { newTeamSlugSchema, proposeSlug, SLUG_MAX } from "./slug";
 import { teamNameSchema } from "./team-name";
@@ -198,6 +199,10 @@ export async function setRole(actor: MemberActor, teamId: string, userId: string
     }
     if (target.role === role) return;
     await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+    // Invitations they sent that their new role could not send are withdrawn (attack review of members).
+    await withdrawInvitationsOf(tx, actor, teamId, userId, new Date(), (invited) =>
+      can(role, invited === "owner" ? "members.manage_owners" : "members.manage"),
+    );
     await recordTeamAudit(tx, teamId, actor, "team.role_changed", null, {
       ...(await memberDetails(tx, userId)),
       from: target.role,
@@ -208,33 +213,59 @@ export async function setRole(actor: MemberActor, teamId: string, userId: string
   log.info("team.role_changed", { team_id: teamId, user_id: userId, role });
 }
 
-/** What a departure did to the member's keys in the team: revoked, or handed to a service account. */
+/**
+ * What a departure does to each key the member knows in the team. Their own keys: revoked, unless handed to a
+ * service account (`handovers`). Service accounts' keys they made or rotated (they know those secrets): kept working,
+ * unless rotated (the recommended choice) or revoked (`known`).
+ */
+export interface DeparturePlan {
+  handovers?: readonly Handover[];
+  /** "rotate": a service account's key they know (its replacement stays the service account's); "revoke": any. */
+  keys?: readonly { publicId: string; action: "rotate" | "revoke"; grace?: GracePeriod }[];
+}
+
+/** What a departure did to the member's keys in the team. */
 export interface Departure {
   revoked: string[];
   handedOver: HandedKey[];
+  /** Service accounts' keys they knew, rotated: each new secret is shown once to whoever removed them. */
+  rotated: { key: string; replacement: RotatedKey }[];
+  /** Service accounts' keys they knew, left working as they are: rotate them. */
+  kept: string[];
+  /** Invitations they sent that were still waiting, withdrawn with them. */
+  withdrawnInvitations: number;
 }
 
+/** Why a key stopped when a service account's key was revoked in a departure of the member who knew it. */
+export const KNOWN_BY_LEAVER_REASON = "its maker left the team";
+
 /**
- * Ends a membership at once (a removal, or the member leaving). The member's
- * own keys in the team (not those of a service account) are revoked in the
- * same transaction, with the reason LEFT_TEAM_REASON and an activity row each,
- * so their next request is refused on every instance; except each key the
- * handovers name, which goes to a service account of the team instead
- * (lib/keys/lifecycle.ts handOverKey), rotated or not. A handover needs the
- * role that manages a service account's keys of that environment; one naming
- * a key that is not the member's, or a service account of another team,
- * changes nothing. A member leaving may hand keys over but not rotate them:
- * they would be shown the new secret. The last owner cannot leave or be
- * removed.
+ * Ends a membership at once (a removal, or the member leaving), in one
+ * transaction:
+ * - The member's own keys in the team are revoked, with the reason
+ *   LEFT_TEAM_REASON and an activity row each, so their next request is
+ *   refused on every instance; except each key a handover names, which goes to
+ *   a service account of the team instead (lib/keys/lifecycle.ts
+ *   handOverKey), rotated or not.
+ * - Service accounts' keys the member made or rotated keep working (they are
+ *   the team's, not theirs), but the member knows their secrets: `keys` rotates
+ *   or revokes them.
+ * - Invitations they sent that are still waiting are withdrawn (attack review:
+ *   a removed admin's invitation let someone in afterwards).
+ * A handover or a rotation needs the role that manages a service account's
+ * keys of that environment; a choice naming a key the member does not know, or
+ * a service account of another team, changes nothing. A member leaving may
+ * not rotate: they would be shown the new secret. The last owner cannot leave
+ * or be removed.
  */
 export async function removeMember(
   actor: MemberActor,
   teamId: string,
   userId: string,
-  handovers: readonly Handover[] = [],
+  plan: DeparturePlan = {},
 ): Promise<Departure> {
   const now = new Date();
-  const departure = await db.$transaction(async (tx) => {
+  const departure = await db.$transaction(async (tx): Promise<Departure> => {
     await lockTeam(tx, teamId);
     const target = await memberById(userId, teamId, tx);
     if (!target) throw refused("That person is not a member of this team.", "email");
@@ -255,40 +286,67 @@ export async function removeMember(
         "email",
       );
     }
-    const keys = await tx.apiKey.findMany({
-      where: { teamId, userId, serviceAccountId: null, ...statusWhere("usable", now) },
-    });
-    const byId = new Map(keys.map((key) => [key.publicId, key]));
+    const usable = await tx.apiKey.findMany({ where: { teamId, userId, ...statusWhere("usable", now) } });
+    const own = new Map(usable.filter((key) => !key.serviceAccountId).map((key) => [key.publicId, key]));
+    const known = new Map(usable.filter((key) => key.serviceAccountId).map((key) => [key.publicId, key]));
     const leaver = await memberDetails(tx, userId);
-    const handedOver: HandedKey[] = [];
-    const handedIds = new Set<string>();
-    for (const handover of handovers) {
-      const field = `handover.${handover.publicId}`;
-      const key = byId.get(handover.publicId);
-      if (!key || handedIds.has(key.publicId))
+    const chosen = new Set<string>();
+    const choose = (publicId: string, keys: Map<string, (typeof usable)[number]>, needsRole = true) => {
+      const field = `handover.${publicId}`;
+      const key = keys.get(publicId);
+      if (!key || chosen.has(publicId))
         throw refused("That key is not one of this member's keys in use in this team.", field);
-      const serviceAccount = await serviceAccountInTeam(tx, teamId, handover.serviceAccountId, field);
-      if (acting) requirePermission(acting, serviceAccountKeyPermission(key.environment as "dev" | "prod"));
-      if (leaving && handover.rotate !== null)
+      chosen.add(publicId);
+      // What it takes to give a service account this key, or to change one of its keys.
+      if (acting && needsRole)
+        requirePermission(acting, serviceAccountKeyPermission(key.environment as "dev" | "prod"));
+      return { key, field };
+    };
+    const refuseRotationWhenLeaving = (field: string) => {
+      if (leaving)
         throw refused(
-          "You know this key's secret, so a rotation now would show you the new one: hand it over as it is, and an admin of the team rotates it.",
+          "You know this key's secret, so a rotation now would show you the new one: leave it as it is, and an admin of the team rotates it.",
           field,
         );
-      handedIds.add(key.publicId);
+    };
+
+    const handedOver: HandedKey[] = [];
+    for (const handover of plan.handovers ?? []) {
+      const { key, field } = choose(handover.publicId, own);
+      const serviceAccount = await serviceAccountInTeam(tx, teamId, handover.serviceAccountId, field);
+      if (handover.rotate !== null) refuseRotationWhenLeaving(field);
       handedOver.push(await handOverKey(tx, actor, key, leaver, serviceAccount, handover.rotate, now));
     }
     const revoked: string[] = [];
-    for (const key of keys) {
-      if (handedIds.has(key.publicId)) continue;
+    const revoke = async (key: (typeof usable)[number], reason: string) => {
       const { count } = await tx.apiKey.updateMany({
         where: { id: key.id, revokedAt: null },
-        data: { revokedAt: now, revokedReason: LEFT_TEAM_REASON },
+        data: { revokedAt: now, revokedReason: reason },
       });
-      if (count === 1) {
-        revoked.push(key.publicId);
-        await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason: LEFT_TEAM_REASON });
+      if (count !== 1) return;
+      revoked.push(key.publicId);
+      await recordTeamAudit(tx, teamId, actor, "key.revoked", key.publicId, { reason });
+    };
+    const rotated: Departure["rotated"] = [];
+    const all = new Map([...own, ...known]);
+    for (const choice of plan.keys ?? []) {
+      if (choice.action === "revoke") {
+        // Their own key needs no role to revoke (a departure does it anyway); a service account's key does.
+        const { key } = choose(choice.publicId, all, known.has(choice.publicId));
+        await revoke(key, key.serviceAccountId ? KNOWN_BY_LEAVER_REASON : LEFT_TEAM_REASON);
+        continue;
       }
+      const { key, field } = choose(choice.publicId, known);
+      refuseRotationWhenLeaving(field);
+      rotated.push({
+        key: key.publicId,
+        replacement: await rotateForDeparture(tx, actor, key, choice.grace ?? DEFAULT_GRACE, now),
+      });
     }
+    for (const key of own.values()) if (!chosen.has(key.publicId)) await revoke(key, LEFT_TEAM_REASON);
+    const kept = [...known.keys()].filter((publicId) => !chosen.has(publicId));
+    const withdrawnInvitations = await withdrawInvitationsOf(tx, actor, teamId, userId, now);
+
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
     await recordTeamAudit(tx, teamId, actor, "team.member_removed", null, {
       ...leaver,
@@ -296,9 +354,12 @@ export async function removeMember(
       left: leaving,
       revoked_keys: revoked.length,
       transferred_keys: handedOver.length,
+      ...(rotated.length > 0 ? { rotated_service_account_keys: rotated.length } : {}),
+      ...(kept.length > 0 ? { known_service_account_keys_kept: kept.length } : {}),
+      ...(withdrawnInvitations > 0 ? { withdrawn_invitations: withdrawnInvitations } : {}),
     });
     await queueMembershipChanged(tx, target.team, userId, "removed", null, now, handedOver.length);
-    return { revoked, handedOver };
+    return { revoked, handedOver, rotated, kept, withdrawnInvitations };
   });
   log.info("team.member_removed", {
     team_id: teamId,
@@ -309,14 +370,51 @@ export async function removeMember(
   return departure;
 }
 
-/** The member's keys in use in the team that a departure would revoke or hand over: the removal page lists them. */
+/**
+ * Withdraws the waiting invitations a member sent, when they leave the team or
+ * their new role could not send them; each with an activity row. Returns how
+ * many.
+ */
+async function withdrawInvitationsOf(
+  tx: Tx,
+  actor: MemberActor,
+  teamId: string,
+  userId: string,
+  now: Date,
+  stillAllowed: (role: Role) => boolean = () => false,
+): Promise<number> {
+  const waiting = await tx.invitation.findMany({
+    where: { teamId, invitedById: userId, acceptedAt: null, revokedAt: null },
+  });
+  let withdrawn = 0;
+  for (const invitation of waiting) {
+    if (stillAllowed(invitation.role as Role)) continue;
+    await tx.invitation.update({ where: { id: invitation.id }, data: { revokedAt: now } });
+    await recordTeamAudit(tx, teamId, actor, "team.invitation_revoked", null, {
+      email: invitation.email,
+      role: invitation.role,
+      reason: "the member who sent it left the team or lost the role to send it",
+    });
+    withdrawn += 1;
+  }
+  return withdrawn;
+}
+
+/**
+ * The keys a departure would act on, for the removal page: the member's own keys in use in the team, and the service
+ * accounts' keys in use that they made or rotated (so know).
+ */
 export async function departingKeys(teamId: string, userId: string, now = new Date()) {
   const rows = await db.apiKey.findMany({
-    where: { teamId, userId, serviceAccountId: null, ...statusWhere("usable", now) },
+    where: { teamId, userId, ...statusWhere("usable", now) },
     select: keyViewSelect,
     orderBy: { createdAt: "asc" },
   });
-  return rows.map((row) => toKeyView(row, now));
+  const views = rows.map((row) => toKeyView(row, now));
+  return {
+    own: views.filter((key) => !key.serviceAccount),
+    known: views.filter((key) => key.serviceAccount),
+  };
 }
 
 /** Why a deleted team's keys stopped: on each key and in the activity log. */

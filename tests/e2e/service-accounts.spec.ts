@@ -5,7 +5,7 @@
 import { expect, test } from "@playwright/test";
 import { e2eAdmin, e2eTeam } from "./e2e-admin";
 import { e2eOutbox, mailTo } from "./outbox";
-import { choose, createKey, keyRow, PASSWORD, signIn, signOut, signUp, uniqueEmail } from "./helpers";
+import { createKey, keyRow, PASSWORD, signIn, signOut, signUp, uniqueEmail } from "./helpers";
 
 const SERVICE_ACCOUNT = "CI bot — ünïcödé";
 
@@ -48,11 +48,11 @@ test("a removal hands one key to a service account, rotated, and revokes the oth
   await page.getByRole("link", { name: `Remove ${leaverEmail}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Remove ${leaverEmail}`);
   await expect(page.getByTestId("departing-key")).toHaveCount(2);
-  await choose(
-    page,
-    page.getByLabel("What happens to “ci deploys”"),
-    `Hand it to ${SERVICE_ACCOUNT} and rotate it: the old secret stops in 24 hours`,
-  );
+  await page
+    .getByLabel("What happens to “ci deploys”")
+    .selectOption({
+      label: `Hand it to ${SERVICE_ACCOUNT} and rotate it (recommended): the old secret stops in 24 hours`,
+    });
   await page.getByRole("button", { name: `Remove ${leaverEmail}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Removed." })).toHaveText(
     "Removed. 1 key of theirs stopped working just now. 1 key was handed to a service account and keeps working.",
@@ -133,4 +133,44 @@ test("nothing signs in as a service account: the sign-in form, the reset form, n
   // The control: the owner signs in with the same form and opens the team.
   await signIn(page, ownerEmail);
   expect((await page.goto(`/dashboard/${slug}`))!.status()).toBe(200);
+});
+
+test("without JavaScript, a removal hands a key over with the page's plain selects, and ends on a page that says so", async ({
+  page,
+  browser,
+}) => {
+  const [ownerEmail, leaverEmail] = [uniqueEmail("sa-nojs-owner"), uniqueEmail("sa-nojs-leaver")];
+  await signUp(page, ownerEmail);
+  const leaverContext = await browser.newContext();
+  const leaver = await leaverContext.newPage();
+  await signUp(leaver, leaverEmail);
+  const slug = await e2eTeam("No script", ownerEmail, [[leaverEmail, "developer"]]);
+  await e2eAdmin(["service-account:create", "--team", slug, "--name", "nightly"]);
+  await leaver.goto(`/dashboard/${slug}`);
+  const secret = await createKey(leaver, "nightly build");
+  await leaverContext.close();
+
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const owner = await noScript.newPage();
+  await owner.goto("/sign-in");
+  await owner.getByLabel("Email").fill(ownerEmail);
+  await owner.getByLabel("Password").fill(PASSWORD);
+  await owner.getByRole("button", { name: "Sign in" }).click();
+  await owner.goto(`/dashboard/${slug}/members`);
+  await owner.getByRole("link", { name: `Remove ${leaverEmail}` }).click();
+  const choice = owner.getByLabel("What happens to “nightly build”");
+  await expect(choice.locator("option")).toHaveText([
+    "Revoke it: it stops working at once",
+    "Hand it to nightly and rotate it (recommended): the old secret stops in 24 hours",
+    "Hand it to nightly as it is: they still know its secret",
+  ]);
+  await choice.selectOption({ label: "Hand it to nightly as it is: they still know its secret" });
+  await owner.getByRole("button", { name: `Remove ${leaverEmail}` }).click();
+  await expect(owner.getByRole("status").filter({ hasText: "not a member" })).toHaveText(
+    "That person is not a member of this team (any more). Back to the members",
+  );
+  expect(await status(owner.request, secret)).toEqual([200, null]);
+  await owner.goto(`/dashboard/${slug}/members`);
+  await expect(owner.getByTestId("member-row")).toHaveCount(1);
+  await noScript.close();
 });

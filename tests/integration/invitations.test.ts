@@ -20,7 +20,7 @@ import {
   resendInvitation,
   revokeInvitation,
 } from "@/lib/teams/invitations";
-import { addMember, createTeam } from "@/lib/teams/members";
+import { addMember, createTeam, removeMember, setRole } from "@/lib/teams/members";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { bareAccount } from "../helpers/bare-account";
 
@@ -249,6 +249,43 @@ describe("inviting", () => {
       "email",
       /50 invitations waiting/,
     );
+  });
+});
+
+describe("invitations and the member who sent them (attack review)", () => {
+  it("are withdrawn when that member leaves, or loses the role to send them", async () => {
+    const { team, people } = await teamWith({ owner: "owner", admin: "admin", co: "owner" });
+    const byAdmin = await inviteMember(person(people.admin!.id), team.id, {
+      email: `a-${tag()}@example.com`,
+      role: "admin",
+    });
+    const byCo = [
+      await inviteMember(person(people.co!.id), team.id, { email: `o-${tag()}@example.com`, role: "owner" }),
+      await inviteMember(person(people.co!.id), team.id, { email: `d-${tag()}@example.com`, role: "developer" }),
+    ];
+    // An owner made admin: their owner invitation goes, the developer one stays (an admin may send it).
+    await setRole(person(people.owner!.id), team.id, people.co!.id, "admin");
+    const state = async (id: string) => (await db.invitation.findUniqueOrThrow({ where: { id } })).revokedAt !== null;
+    expect([await state(byCo[0]!.id), await state(byCo[1]!.id)]).toEqual([true, false]);
+    // The admin removed: their invitation goes with them, and its link says so.
+    const token = await mailedToken(byAdmin.email);
+    const departure = await removeMember(person(people.owner!.id), team.id, people.admin!.id);
+    expect(departure.withdrawnInvitations).toBe(1);
+    expect((await findInvitation(token)).state).toBe("withdrawn");
+  });
+
+  it("refuses an address that holds an API key, before it is lower-cased", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const { generateApiKey } = await import("@/lib/keys/format");
+    await refusedOn(
+      inviteMember(person(people.owner!.id), team.id, {
+        email: `${generateApiKey("dev")}@example.com`,
+        role: "viewer",
+      }),
+      "email",
+      /cannot contain an API key/,
+    );
+    expect(await db.invitation.count({ where: { teamId: team.id } })).toBe(0);
   });
 });
 

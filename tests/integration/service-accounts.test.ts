@@ -166,10 +166,12 @@ describe("a departure that hands keys over", () => {
       },
     });
 
-    const departure = await removeMember(person(people.admin!.id), team.id, people.leaver!.id, [
-      { publicId: rotateMe.key.id, serviceAccountId: ci.id, rotate: "24h" },
-      { publicId: keepMe.key.id, serviceAccountId: ci.id, rotate: null },
-    ]);
+    const departure = await removeMember(person(people.admin!.id), team.id, people.leaver!.id, {
+      handovers: [
+        { publicId: rotateMe.key.id, serviceAccountId: ci.id, rotate: "24h" },
+        { publicId: keepMe.key.id, serviceAccountId: ci.id, rotate: null },
+      ],
+    });
     expect(departure.revoked).toEqual([revokeMe.key.id]);
     expect(departure.handedOver.map((h) => [h.key, h.serviceAccount.name, h.replacement !== null])).toEqual([
       [rotateMe.key.id, "CI", true],
@@ -228,24 +230,24 @@ describe("a departure that hands keys over", () => {
     const field = (key: string) => `handover.${key}`;
 
     await refusedOn(
-      removeMember(owner, team.id, people.leaver!.id, [
-        { publicId: theirs.key.id, serviceAccountId: foreign.id, rotate: null },
-      ]),
+      removeMember(owner, team.id, people.leaver!.id, {
+        handovers: [{ publicId: theirs.key.id, serviceAccountId: foreign.id, rotate: null }],
+      }),
       field(theirs.key.id),
       /one of this team's service accounts/,
     );
     await refusedOn(
-      removeMember(owner, team.id, people.leaver!.id, [
-        { publicId: notTheirs.key.id, serviceAccountId: ci.id, rotate: null },
-      ]),
+      removeMember(owner, team.id, people.leaver!.id, {
+        handovers: [{ publicId: notTheirs.key.id, serviceAccountId: ci.id, rotate: null }],
+      }),
       field(notTheirs.key.id),
       /not one of this member's keys/,
     );
     // Leaving: a rotation would show the leaver the new secret.
     await refusedOn(
-      removeMember(person(people.leaver!.id), team.id, people.leaver!.id, [
-        { publicId: theirs.key.id, serviceAccountId: ci.id, rotate: "24h" },
-      ]),
+      removeMember(person(people.leaver!.id), team.id, people.leaver!.id, {
+        handovers: [{ publicId: theirs.key.id, serviceAccountId: ci.id, rotate: "24h" }],
+      }),
       field(theirs.key.id),
       /rotation now would show you the new one/,
     );
@@ -255,9 +257,9 @@ describe("a departure that hands keys over", () => {
     expect(await db.apiKey.count({ where: { teamId: team.id, serviceAccountId: { not: null } } })).toBe(0);
 
     // The leaver may hand a development key over as it is (the control).
-    const left = await removeMember(person(people.leaver!.id), team.id, people.leaver!.id, [
-      { publicId: theirs.key.id, serviceAccountId: ci.id, rotate: null },
-    ]);
+    const left = await removeMember(person(people.leaver!.id), team.id, people.leaver!.id, {
+      handovers: [{ publicId: theirs.key.id, serviceAccountId: ci.id, rotate: null }],
+    });
     expect(left.handedOver.map((h) => h.key)).toEqual([theirs.key.id]);
     expect(await call(theirs.secret)).toBe(200);
   });
@@ -267,16 +269,79 @@ describe("a departure that hands keys over", () => {
     const ci = await createServiceAccount(person(people.owner!.id), team.id, "CI");
     const prod = await keyIn(team.id, people.leaver!.id, "prod", "prod");
     await expect(
-      removeMember(person(people.leaver!.id), team.id, people.leaver!.id, [
-        { publicId: prod.key.id, serviceAccountId: ci.id, rotate: null },
-      ]),
+      removeMember(person(people.leaver!.id), team.id, people.leaver!.id, {
+        handovers: [{ publicId: prod.key.id, serviceAccountId: ci.id, rotate: null }],
+      }),
     ).rejects.toThrow(/\(developer\) does not allow this/);
     expect(await call(prod.secret)).toBe(200);
     // The owner removing them may (the control).
-    await removeMember(person(people.owner!.id), team.id, people.leaver!.id, [
-      { publicId: prod.key.id, serviceAccountId: ci.id, rotate: null },
-    ]);
+    await removeMember(person(people.owner!.id), team.id, people.leaver!.id, {
+      handovers: [{ publicId: prod.key.id, serviceAccountId: ci.id, rotate: null }],
+    });
     expect(await call(prod.secret)).toBe(200);
+  });
+});
+
+describe("a departure, for the service accounts' keys the leaver knows (attack review)", () => {
+  it("keeps them working unless told; rotates one (its replacement stays the service account's) and revokes another", async () => {
+    const { team, people } = await teamWith({ owner: "owner", leaver: "developer" });
+    const ci = await createServiceAccount(person(people.owner!.id), team.id, "CI");
+    // Made by the leaver for the service account, and one of the service account's keys the leaver rotated.
+    const [made, kept, other] = [
+      await keyIn(team.id, people.leaver!.id, "dev", "made", ci.id),
+      await keyIn(team.id, people.leaver!.id, "dev", "kept", ci.id),
+      await keyIn(team.id, people.owner!.id, "dev", "other", ci.id),
+    ];
+    const rotatedByLeaver = await rotateKey(person(people.leaver!.id), other.key.id, "now");
+    const departure = await removeMember(person(people.owner!.id), team.id, people.leaver!.id, {
+      keys: [
+        { publicId: made.key.id, action: "rotate", grace: "24h" },
+        { publicId: rotatedByLeaver.key.id, action: "revoke" },
+      ],
+    });
+    expect(departure.kept).toEqual([kept.key.id]);
+    expect(departure.rotated.map((r) => r.key)).toEqual([made.key.id]);
+    const replacement = departure.rotated[0]!.replacement;
+    expect(replacement.key.serviceAccount).toEqual(ci);
+    expect(departure.revoked).toEqual([rotatedByLeaver.key.id]);
+    // The rotated key works through its grace, its replacement too; the revoked one does not; the kept one does.
+    expect([
+      await call(made.secret),
+      await call(replacement.secret),
+      await call(rotatedByLeaver.secret),
+      await call(kept.secret),
+    ]).toEqual([200, 200, 401, 200]);
+    const old = await db.apiKey.findUniqueOrThrow({ where: { publicId: made.key.id } });
+    expect(old.expiresAt!.getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
+    const removed = await db.teamAuditEvent.findFirstOrThrow({
+      where: { teamId: team.id, action: "team.member_removed" },
+      orderBy: { seq: "desc" },
+    });
+    expect(JSON.parse(removed.details!)).toMatchObject({
+      rotated_service_account_keys: 1,
+      known_service_account_keys_kept: 1,
+    });
+  });
+
+  it("lets a developer who leaves neither rotate one nor revoke a production one; a key they do not know is refused", async () => {
+    const { team, people } = await teamWith({ owner: "owner", leaver: "developer" });
+    const ci = await createServiceAccount(person(people.owner!.id), team.id, "CI");
+    const dev = await keyIn(team.id, people.leaver!.id, "dev", "dev", ci.id);
+    const prod = await keyIn(team.id, people.owner!.id, "prod", "prod", ci.id);
+    const leaving = person(people.leaver!.id);
+    await refusedOn(
+      removeMember(leaving, team.id, people.leaver!.id, { keys: [{ publicId: dev.key.id, action: "rotate" }] }),
+      `handover.${dev.key.id}`,
+      /rotation now would show you the new one/,
+    );
+    // The owner's production key of the service account is not one the leaver knows.
+    await refusedOn(
+      removeMember(leaving, team.id, people.leaver!.id, { keys: [{ publicId: prod.key.id, action: "revoke" }] }),
+      `handover.${prod.key.id}`,
+      /not one of this member's keys/,
+    );
+    expect([await call(dev.secret), await call(prod.secret)]).toEqual([200, 200]);
+    expect(await db.membership.count({ where: { teamId: team.id } })).toBe(2);
   });
 });
 

@@ -9,8 +9,8 @@ import { teamPath } from "../team-paths";
 import { db } from "../../db";
 import { absoluteTime } from "../../format-time";
 import { DEFAULT_GRACE } from "../../keys/grace";
-import type { Handover } from "../../keys/lifecycle";
-import { createTeam, deleteTeam, removeMember, renameTeam, setRole } from "../../teams/members";
+import type { Handover, RotatedKey } from "../../keys/lifecycle";
+import { createTeam, deleteTeam, removeMember, renameTeam, setRole, type DeparturePlan } from "../../teams/members";
 import { createServiceAccount } from "../../teams/service-accounts";
 import { ROLES } from "../../teams/roles";
 import { teamSlugSchema } from "../../teams/slug";
@@ -66,29 +66,36 @@ export const setRoleAction = defineAction({
   },
 });
 
-/** A removal form's choice for one key: `handover.<key id>` = "revoke", or "rotate:" / "keep:" and a service account. */
+/**
+ * A removal form's choice for one key, `handover.<key id>`. One of the member's own keys: "revoke" (the default), or
+ * "rotate:" / "keep:" and a service account to hand it to. A service account's key they know: "rotate" (proposed),
+ * "keep" or "revoke".
+ */
 const HANDOVER_FIELD = /^handover\.(key_[0-9A-Za-z]{16})$/;
-const HANDOVER_CHOICE = /^(?:revoke|(rotate|keep):([a-z0-9]{1,40}))$/;
+const HANDOVER_CHOICE = /^(?:revoke|rotate|keep|(rotate|keep):([a-z0-9]{1,40}))$/;
 
-/** What a removal hands over, from the form's per-key choices (every other key of theirs is revoked). */
+/** What a removal does to each key the form names (every other key of theirs is revoked; a service account's kept). */
 const removal = z.looseObject(memberChange.shape).transform((form, ctx) => {
   const handovers: Handover[] = [];
+  const keys: NonNullable<DeparturePlan["keys"]>[number][] = [];
   for (const [name, value] of Object.entries(form)) {
     const field = HANDOVER_FIELD.exec(name);
     if (!field) continue;
+    const publicId = field[1]!;
     const choice = typeof value === "string" ? HANDOVER_CHOICE.exec(value) : null;
     if (!choice) {
       ctx.addIssue({ code: "custom", path: [name], message: "Choose what happens to this key." });
       return z.NEVER;
     }
-    if (choice[1])
-      handovers.push({
-        publicId: field[1]!,
-        serviceAccountId: choice[2]!,
-        rotate: choice[1] === "rotate" ? DEFAULT_GRACE : null,
-      });
+    if (choice[1]) {
+      handovers.push({ publicId, serviceAccountId: choice[2]!, rotate: choice[1] === "rotate" ? DEFAULT_GRACE : null });
+    } else if (value === "revoke") {
+      keys.push({ publicId, action: "revoke" });
+    } else if (value === "rotate") {
+      keys.push({ publicId, action: "rotate", grace: DEFAULT_GRACE });
+    }
   }
-  return { team: form.team, userId: form.userId, handovers };
+  return { team: form.team, userId: form.userId, plan: { handovers, keys } satisfies DeparturePlan };
 });
 
 export const removeMemberAction = defineAction({
@@ -97,22 +104,22 @@ export const removeMemberAction = defineAction({
   team: (input) => input.team,
   // A production key handed over changes hands, and a rotation shows its new secret: as with a production key's
   // rotation, only after a fresh sign-in.
-  stepUp: async (input) =>
-    input.handovers.length > 0 &&
-    (await db.apiKey.count({
-      where: {
-        publicId: { in: input.handovers.map((h) => h.publicId) },
-        environment: "prod",
-        team: { slug: input.team },
-      },
-    })) > 0,
+  stepUp: async (input) => {
+    const changed = [...input.plan.handovers, ...input.plan.keys.filter((k) => k.action === "rotate")];
+    return (
+      changed.length > 0 &&
+      (await db.apiKey.count({
+        where: { publicId: { in: changed.map((h) => h.publicId) }, environment: "prod", team: { slug: input.team } },
+      })) > 0
+    );
+  },
   failureEvent: "team.action_failed",
   async run({ input, session, member }): Promise<RemovalOutcome> {
-    const { revoked, handedOver } = await removeMember(
+    const { revoked, handedOver, rotated, kept, withdrawnInvitations } = await removeMember(
       await actorFor(session),
       member!.team.id,
       input.userId,
-      input.handovers,
+      input.plan,
     );
     // Leaving: the team's pages are no longer theirs.
     if (input.userId === session.userId) {
@@ -133,22 +140,34 @@ export const removeMemberAction = defineAction({
           ? "1 key was handed to a service account and keeps working."
           : `${handedOver.length} keys were handed to a service account and keep working.`,
       );
+    if (rotated.length > 0)
+      parts.push(
+        `${rotated.length === 1 ? "1 service account's key they knew was" : `${rotated.length} service accounts' keys they knew were`} rotated.`,
+      );
+    if (kept.length > 0)
+      parts.push(
+        `${kept.length === 1 ? "1 service account's key they know keeps" : `${kept.length} service accounts' keys they know keep`} working as ${kept.length === 1 ? "it is" : "they are"}: rotate ${kept.length === 1 ? "it" : "them"} soon.`,
+      );
+    if (withdrawnInvitations > 0)
+      parts.push(
+        `${withdrawnInvitations === 1 ? "1 invitation they sent was" : `${withdrawnInvitations} invitations they sent were`} withdrawn.`,
+      );
+    const shown = (key: string, serviceAccount: string, replacement: RotatedKey) => ({
+      oldKeyId: key,
+      keyId: replacement.key.id,
+      label: replacement.key.label,
+      serviceAccount,
+      secret: replacement.secret,
+      oldKeyStopsAt: absoluteTime(replacement.oldKeyStopsAt),
+    });
     return {
       message: `Removed. ${parts.join(" ")}`,
-      replacements: handedOver.flatMap(({ key, serviceAccount, replacement }) =>
-        replacement
-          ? [
-              {
-                oldKeyId: key,
-                keyId: replacement.key.id,
-                label: replacement.key.label,
-                serviceAccount: serviceAccount.name,
-                secret: replacement.secret,
-                oldKeyStopsAt: absoluteTime(replacement.oldKeyStopsAt),
-              },
-            ]
-          : [],
-      ),
+      replacements: [
+        ...handedOver.flatMap(({ key, serviceAccount, replacement }) =>
+          replacement ? [shown(key, serviceAccount.name, replacement)] : [],
+        ),
+        ...rotated.map(({ key, replacement }) => shown(key, replacement.key.serviceAccount?.name ?? "", replacement)),
+      ],
     };
   },
 });

@@ -29,7 +29,16 @@ export default async function RemoveMemberPage({
   const { session, member } = await requireTeamPage(slug, `${membersPath(slug)}/remove?member=${userId}`);
   if (member.team.personal) notFound();
   const target = (await listMembers(member.team.id)).find((m) => m.userId === userId);
-  if (!target) notFound();
+  // Said, not a 404: without JavaScript the browser comes back here once the removal is done.
+  if (!target)
+    return (
+      <>
+        <h1 className="text-2xl font-bold">Remove a member</h1>
+        <p className="mt-4" role="status">
+          That person is not a member of this team (any more). <Link href={membersPath(slug)}>Back to the members</Link>
+        </p>
+      </>
+    );
   const self = target.userId === session.userId;
   const permission = target.role === "owner" ? "members.manage_owners" : "members.manage";
   if (!self && !can(member.role, permission)) {
@@ -60,14 +69,16 @@ export default async function RemoveMemberPage({
         userId={userId}
         email={target.email ?? ""}
         self={self}
-        keys={keys.map((key) => ({
+        keys={[...keys.own, ...keys.known].map((key) => ({
           id: key.id,
           label: key.label,
           environment: key.environment,
           displayFragment: key.displayFragment,
           rotated: key.successor !== null,
-          // Whether this person may hand the key to a service account: the role that manages those keys.
-          mayHandOver: can(member.role, serviceAccountKeyPermission(key.environment)),
+          serviceAccount: key.serviceAccount?.name ?? null,
+          // Whether this person may hand the key to a service account, or change a service account's key: the role
+          // that manages those keys. A decoy never works, so there is nothing to hand over: it is revoked.
+          mayHandOver: !key.decoy && can(member.role, serviceAccountKeyPermission(key.environment)),
         }))}
         serviceAccounts={serviceAccounts.map((account) => ({ id: account.id, name: account.name }))}
         mayCreateServiceAccount={can(member.role, "service_accounts.manage")}
