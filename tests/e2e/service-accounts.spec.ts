@@ -48,11 +48,9 @@ test("a removal hands one key to a service account, rotated, and revokes the oth
   await page.getByRole("link", { name: `Remove ${leaverEmail}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Remove ${leaverEmail}`);
   await expect(page.getByTestId("departing-key")).toHaveCount(2);
-  await page
-    .getByLabel("What happens to “ci deploys”")
-    .selectOption({
-      label: `Hand it to ${SERVICE_ACCOUNT} and rotate it (recommended): the old secret stops in 24 hours`,
-    });
+  await page.getByLabel("What happens to “ci deploys”").selectOption({
+    label: `Hand it to ${SERVICE_ACCOUNT} and rotate it (recommended): the old secret stops in 24 hours`,
+  });
   await page.getByRole("button", { name: `Remove ${leaverEmail}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Removed." })).toHaveText(
     "Removed. 1 key of theirs stopped working just now. 1 key was handed to a service account and keeps working.",
