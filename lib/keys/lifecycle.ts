@@ -354,36 +354,18 @@ export async function rotateKey(
     refuseUnlessActive(old, now, "rotated");
     if (old.decoy)
       throw keyRefused("A decoy key is never used, so there is nothing to rotate: revoke it, or create another.");
-    const { row, secret } = await insertKey(
+    const rotated = await issueRotation(
       tx,
-      replacementOwners(actor, old),
-      {
-        label: old.label,
-        environment: old.environment as KeyEnvironment,
-        expiresAt: old.expiresAt,
-        restrictions: fromStoredRestrictions(old),
-        rateLimitByOperator: old.rateLimitByOperator,
-      },
-      now,
-    );
-    const graceEnd = new Date(now.getTime() + GRACE_PERIODS[grace]);
-    const oldExpiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
-    // Conditional on "no successor yet": a concurrent rotation that got here
-    // first makes this update match nothing, and this transaction rolls back.
-    const { count } = await tx.apiKey.updateMany({
-      where: { id: old.id, successorId: null, revokedAt: null },
-      data: { successorId: row.id, expiresAt: oldExpiresAt },
-    });
-    if (count !== 1) throw keyRefused("This key was already rotated and cannot be rotated: use its replacement.");
-    await recordTeamAudit(tx, teamId, actor, "key.rotated", publicId, {
-      replacement: row.publicId,
-      old_key_stops_at: oldExpiresAt.toISOString(),
+      actor,
+      old,
       grace,
-    });
-    await recordReplacementCreated(tx, teamId, actor, row.publicId, old, "rotation");
+      now,
+      "This key was already rotated and cannot be rotated: use its replacement.",
+    );
+    await recordRotation(tx, actor, old, rotated, grace);
     // To the key's maker, who may not be the one who changed it (an admin, another developer).
     await queueKeyChanged(tx, old.userId, old, "rotated", now);
-    return { key: toKeyView(row, now), secret, oldKeyStopsAt: oldExpiresAt };
+    return rotated;
   });
   log.info("key.rotated", { user_id: actor.userId, key_id: publicId, replacement_key_id: issued.key.id, grace });
   return issued;
@@ -645,8 +627,19 @@ export async function rotateForDeparture(
   return rotated;
 }
 
-/** The replacement of a key (same label, environment, expiry, restrictions and owners), the old one in its grace. */
-async function issueRotation(tx: Tx, actor: Actor, key: StoredKey, grace: GracePeriod, now: Date): Promise<RotatedKey> {
+/**
+ * The replacement of a key (same label, environment, expiry, restrictions and owners), the old one in its grace.
+ * Conditional on "no successor yet": a concurrent rotation that got there first makes the update match nothing, and
+ * the transaction rolls back with `conflict`.
+ */
+async function issueRotation(
+  tx: Tx,
+  actor: Actor,
+  key: StoredKey,
+  grace: GracePeriod,
+  now: Date,
+  conflict = `Key ${key.publicId} was rotated meanwhile: try again.`,
+): Promise<RotatedKey> {
   const { row, secret } = await insertKey(
     tx,
     replacementOwners(actor, key),
@@ -665,7 +658,7 @@ async function issueRotation(tx: Tx, actor: Actor, key: StoredKey, grace: GraceP
     where: { id: key.id, successorId: null, revokedAt: null },
     data: { successorId: row.id, expiresAt: oldKeyStopsAt },
   });
-  if (count !== 1) throw keyRefused(`Key ${key.publicId} was rotated meanwhile: try again.`);
+  if (count !== 1) throw keyRefused(conflict);
   return { key: toKeyView(row, now), secret, oldKeyStopsAt };
 }
 
