@@ -1,17 +1,9 @@
 "use client";
 
+import { ActionStatus } from "@/components/forms/action-status";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { endOtherSessionsAction, endSessionAction } from "@/lib/web/actions/sessions";
-import type { ActionState } from "@/lib/web/action-result";
-
-function Status({ state }: { state: ActionState<string> }) {
-  return (
-    <span role="status" className="text-sm">
-      {state ? (state.ok ? state.data : state.error) : ""}
-    </span>
-  );
-}
 
 export function EndSessionButton({ sessionId, browser }: { sessionId: string; browser: string }) {
   const { state, pending, form } = useActionForm(endSessionAction);
@@ -21,7 +13,7 @@ export function EndSessionButton({ sessionId, browser }: { sessionId: string; br
       <Button type="submit" variant="secondary" disabled={pending} aria-label={`End session: ${browser}`}>
         End session
       </Button>
-      <Status state={state} />
+      <ActionStatus state={state} />
     </form>
   );
 }
@@ -33,7 +25,7 @@ export function EndOtherSessionsButton() {
       <Button type="submit" variant="danger" disabled={pending}>
         End all other sessions
       </Button>
-      <Status state={state} />
+      <ActionStatus state={state} />
     </form>
   );
 }

@@ -1,22 +1,14 @@
 "use client";
 
 import { useState } from "react";
+import { ActionStatus } from "@/components/forms/action-status";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { Timestamp } from "@/components/ui/timestamp";
 import type { Role } from "@/lib/teams/roles";
-import type { ActionState } from "@/lib/web/action-result";
 import { inviteMemberAction, resendInvitationAction, revokeInvitationAction } from "@/lib/web/actions/invitations";
-
-function Status({ state }: { state: ActionState<string | undefined> }) {
-  return (
-    <span role="status" className="text-sm break-words">
-      {state ? (state.ok ? state.data : state.error) : ""}
-    </span>
-  );
-}
 
 /** The invitation form, for admins (and owners, who may invite owners); the server checks the role again. */
 export function InviteForm({ team, roles }: { team: string; roles: readonly Role[] }) {
@@ -55,7 +47,7 @@ export function InviteForm({ team, roles }: { team: string; roles: readonly Role
         </Button>
       </div>
       {fieldError("role") && <p className="text-sm text-red-700 dark:text-red-300">{fieldError("role")}</p>}
-      {!fieldShown && <Status state={state} />}
+      {!fieldShown && <ActionStatus state={state} />}
     </form>
   );
 }
@@ -125,7 +117,7 @@ function InvitationButton({
       >
         {kind === "resend" ? "Send again" : "Withdraw"}
       </Button>
-      <Status state={state} />
+      <ActionStatus state={state} />
     </form>
   );
 }

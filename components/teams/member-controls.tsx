@@ -1,22 +1,14 @@
 "use client";
 
 import { FormAlert } from "@/components/forms/form-alert";
+import { ActionStatus } from "@/components/forms/action-status";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
-import type { ActionState } from "@/lib/web/action-result";
 import { Input } from "@/components/ui/input";
 import { TEAM_NAME_MAX } from "@/lib/teams/slug";
 import { deleteTeamAction, renameTeamAction, setRoleAction } from "@/lib/web/actions/teams";
 import { ROLES, type Role } from "@/lib/teams/roles";
-
-function Status({ state }: { state: ActionState<string | undefined> }) {
-  return (
-    <span role="status" className="text-sm break-words">
-      {state ? (state.ok ? state.data : state.error) : ""}
-    </span>
-  );
-}
 
 /** A member's role, changeable by someone whose role may (the server checks it again). */
 export function RoleForm({ team, userId, email, role }: { team: string; userId: string; email: string; role: Role }) {
@@ -32,7 +24,7 @@ export function RoleForm({ team, userId, email, role }: { team: string; userId: 
       <Button type="submit" variant="secondary" disabled={pending} aria-label={`Change the role of ${email}`}>
         Change role
       </Button>
-      <Status state={state} />
+      <ActionStatus state={state} />
     </form>
   );
 }
@@ -56,7 +48,7 @@ export function RenameTeamForm({ team, name }: { team: string; name: string }) {
       <Button type="submit" variant="secondary" disabled={pending}>
         Rename team
       </Button>
-      <Status state={state} />
+      <ActionStatus state={state} />
     </form>
   );
 }

@@ -3,10 +3,8 @@
 // found"); a withdrawn link says so; two acceptances at once make one
 // membership; the limits hold; the answer is the same whether the address has
 // an account; bad input changes nothing.
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { DomainError } from "@/lib/domain-error";
 import { renderMail } from "@/lib/mail/templates";
 import { open } from "@/lib/security/encryption";
 import {
@@ -20,23 +18,10 @@ import {
   resendInvitation,
   revokeInvitation,
 } from "@/lib/teams/invitations";
-import { addMember, createTeam, removeMember, setRole } from "@/lib/teams/members";
+import { removeMember, setRole } from "@/lib/teams/members";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { bareAccount } from "../helpers/bare-account";
-
-const tag = () => randomUUID().slice(0, 8);
-const person = (who: string) => ({ userId: who, ip: null, userAgent: "Vitest", kind: "person" as const });
-const operator = (who: string) => ({ userId: who, ip: null, userAgent: "test", kind: "operator" as const });
-
-async function teamWith(roles: Record<string, "viewer" | "developer" | "admin" | "owner">) {
-  const t = tag();
-  const people: Record<string, { id: string; email: string }> = {};
-  for (const name of Object.keys(roles)) people[name] = await bareAccount(`${name}-${t}@example.com`);
-  const [first, ...rest] = Object.keys(roles);
-  const team = await createTeam(operator(people[first!]!.id), { name: `Team ${t}` });
-  for (const name of rest) await addMember(operator(people[name]!.id), team.id, people[name]!.id, roles[name]!);
-  return { team, people };
-}
+import { person, refusedOn, tag, teamWith } from "../helpers/team-people";
 
 /** The link of the newest invitation mail to an address, opened from its sealed row as the mail job does. */
 async function mailedToken(email: string): Promise<string> {
@@ -48,16 +33,6 @@ async function mailedToken(email: string): Promise<string> {
   const token = /\/invitations\/([A-Za-z0-9_-]{43})$/.exec(link)?.[1];
   expect(token, link).toBeDefined();
   return token!;
-}
-
-async function refusedOn(promise: Promise<unknown>, field: string | undefined, message: RegExp) {
-  const error = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  expect((error as DomainError).message).toMatch(message);
-  expect((error as DomainError).options.field).toBe(field);
 }
 
 describe("an invitation", () => {

@@ -3,37 +3,20 @@
 // service account (rotated or not) and revokes the rest, in one step the
 // activity names; bad names, other teams' service accounts and keys that are
 // not the leaver's are refused with nothing changed; roles hold.
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { DomainError } from "@/lib/domain-error";
 import { renderMail } from "@/lib/mail/templates";
 import { createKey, rotateKey } from "@/lib/keys/lifecycle";
 import { createKeySchema } from "@/lib/keys/key.schema";
-import { addMember, createTeam, LEFT_TEAM_REASON, removeMember } from "@/lib/teams/members";
+import { LEFT_TEAM_REASON, removeMember } from "@/lib/teams/members";
 import { createServiceAccount, listServiceAccounts, SERVICE_ACCOUNTS_MAX } from "@/lib/teams/service-accounts";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { callApi, publicRoutes } from "../helpers/api-fixtures";
-import { bareAccount } from "../helpers/bare-account";
+import { person, refusedOn, tag, teamWith } from "../helpers/team-people";
 
 const listModels = publicRoutes.find((route) => route.name === "list_models")!;
-const tag = () => randomUUID().slice(0, 8);
-const person = (who: string) => ({ userId: who, ip: null, userAgent: "Vitest", kind: "person" as const });
-const operator = (who: string) => ({ userId: who, ip: null, userAgent: "test", kind: "operator" as const });
 const call = async (secret: string) =>
   (await callApi(listModels, { headers: { Authorization: `Bearer ${secret}` } })).status;
-
-type Role = "viewer" | "developer" | "admin" | "owner";
-
-async function teamWith(roles: Record<string, Role>) {
-  const t = tag();
-  const people: Record<string, { id: string; email: string }> = {};
-  for (const name of Object.keys(roles)) people[name] = await bareAccount(`${name}-${t}@example.com`);
-  const [first, ...rest] = Object.keys(roles);
-  const team = await createTeam(operator(people[first!]!.id), { name: `Team ${t}` });
-  for (const name of rest) await addMember(operator(people[name]!.id), team.id, people[name]!.id, roles[name]!);
-  return { team, people };
-}
 
 const keyIn = (teamId: string, who: string, environment: "dev" | "prod", label: string, serviceAccountId?: string) =>
   createKey(person(who), { label, environment, expiresAt: null, teamId, serviceAccountId });
@@ -42,16 +25,6 @@ async function json(args: string[]) {
   const result = await admin(args);
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout);
-}
-
-async function refusedOn(promise: Promise<unknown>, field: string, message: RegExp) {
-  const error = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  expect((error as DomainError).message).toMatch(message);
-  expect((error as DomainError).options.field).toBe(field);
 }
 
 describe("a service account", () => {
