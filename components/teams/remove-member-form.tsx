@@ -23,8 +23,6 @@ export interface DepartingKey {
   mayHandOver: boolean;
 }
 
-const graceText = GRACE_OPTIONS.find((option) => option.value === DEFAULT_GRACE)!.label.toLowerCase();
-
 /** The choices for one of their own keys: revoke, or hand it to a service account, rotated (proposed) or as it is. */
 function choices(key: DepartingKey, serviceAccounts: { id: string; name: string }[], self: boolean) {
   if (key.serviceAccount) return knownChoices(key, self);
@@ -34,7 +32,7 @@ function choices(key: DepartingKey, serviceAccounts: { id: string; name: string 
     if (!self && !key.rotated)
       options.push([
         `rotate:${account.id}`,
-        `Hand it to ${account.name} and rotate it (recommended): the old secret stops ${graceText}`,
+        `Hand it to ${account.name} and rotate it (recommended): the new secret is shown here`,
       ]);
     options.push([
       `keep:${account.id}`,
@@ -49,8 +47,7 @@ function knownChoices(key: DepartingKey, self: boolean): [string, string][] {
   const keep: [string, string] = ["keep", `Keep it working as it is: ${self ? "you" : "they"} still know its secret`];
   if (!key.mayHandOver) return [keep];
   const options: [string, string][] = [];
-  if (!self && !key.rotated)
-    options.push(["rotate", `Rotate it (recommended): the old secret stops ${graceText}, the new one is shown here`]);
+  if (!self && !key.rotated) options.push(["rotate", "Rotate it (recommended): the new secret is shown here"]);
   options.push(keep, ["revoke", `Revoke it: ${key.serviceAccount}'s key stops working at once`]);
   return options;
 }
@@ -135,6 +132,25 @@ export function RemoveMemberForm({
             fieldError={fieldError}
           />
         </>
+      )}
+      {!self && keys.some((key) => key.mayHandOver && !key.rotated) && (
+        <div className="flex flex-col gap-1 sm:max-w-md">
+          <label htmlFor="removal-grace" className="text-sm font-medium">
+            For each key you rotate: when the old secret, which they know, stops working
+          </label>
+          <select
+            id="removal-grace"
+            name="grace"
+            defaultValue={value("grace") ?? DEFAULT_GRACE}
+            className="min-h-10 w-full min-w-0 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {GRACE_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
       )}
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="danger" disabled={pending}>

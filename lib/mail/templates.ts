@@ -49,7 +49,7 @@ export interface MailData {
     change: "added" | "role_changed" | "removed" | "deleted";
     role: string | null;
     when: string;
-    /** On a removal: keys of theirs handed to a service account, which keep working (absent in older rows). */
+    /** On a removal: keys they made that keep working for a service account (absent in older rows). */
     handedOver?: number;
   };
   team_invitation: {
@@ -176,7 +176,7 @@ const renderers: Renderers = {
         : data.change === "removed"
           ? `Your membership of the Keyport team "${data.team}" ended at ${data.when} UTC. ${
               data.handedOver
-                ? `${data.handedOver === 1 ? "One key" : `${data.handedOver} keys`} you made in that team ${data.handedOver === 1 ? "was" : "were"} handed to one of its service accounts and keep${data.handedOver === 1 ? "s" : ""} working for the team; do not use ${data.handedOver === 1 ? "it" : "them"} any more. The other keys you made there were revoked and no longer work`
+                ? `${data.handedOver === 1 ? "One key" : `${data.handedOver} keys`} you made in that team ${data.handedOver === 1 ? "was" : "were"} handed to its service accounts, or stay${data.handedOver === 1 ? "s" : ""} with them, and keep${data.handedOver === 1 ? "s" : ""} working for the team; do not use ${data.handedOver === 1 ? "it" : "them"} any more. The other keys you made there were revoked and no longer work`
                 : "The keys you made in that team were revoked and no longer work"
             }; keys of your other teams are untouched.\n\nIf you did not expect this, ask the team's owners.`
           : `${

@@ -358,7 +358,9 @@ export async function removeMember(
       ...(kept.length > 0 ? { known_service_account_keys_kept: kept.length } : {}),
       ...(withdrawnInvitations > 0 ? { withdrawn_invitations: withdrawnInvitations } : {}),
     });
-    await queueMembershipChanged(tx, target.team, userId, "removed", null, now, handedOver.length);
+    // Told which keys they made go on working for the team (handed over, or a service account's), not to use them.
+    const stillWorking = handedOver.length + rotated.length + kept.length;
+    await queueMembershipChanged(tx, target.team, userId, "removed", null, now, stillWorking);
     return { revoked, handedOver, rotated, kept, withdrawnInvitations };
   });
   log.info("team.member_removed", {

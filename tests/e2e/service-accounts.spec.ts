@@ -49,8 +49,12 @@ test("a removal hands one key to a service account, rotated, and revokes the oth
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Remove ${leaverEmail}`);
   await expect(page.getByTestId("departing-key")).toHaveCount(2);
   await page.getByLabel("What happens to “ci deploys”").selectOption({
-    label: `Hand it to ${SERVICE_ACCOUNT} and rotate it (recommended): the old secret stops in 24 hours`,
+    label: `Hand it to ${SERVICE_ACCOUNT} and rotate it (recommended): the new secret is shown here`,
   });
+  // The old secret, which the leaver knows, stops at once: no grace for them.
+  await page
+    .getByLabel("For each key you rotate: when the old secret, which they know, stops working")
+    .selectOption({ label: "Immediately" });
   await page.getByRole("button", { name: `Remove ${leaverEmail}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Removed." })).toHaveText(
     "Removed. 1 key of theirs stopped working just now. 1 key was handed to a service account and keeps working.",
@@ -60,17 +64,16 @@ test("a removal hands one key to a service account, rotated, and revokes the oth
   const replacement = await shown.getByRole("textbox", { name: "New secret of “ci deploys”" }).inputValue();
   expect(replacement).toMatch(/^sk_dev_/);
 
-  // The next requests: the handed-over key (in its grace) and its replacement answer; the other is revoked.
-  expect(await status(page.request, deploys)).toEqual([200, null]);
+  // The next requests: the handed-over key's old secret no longer works (no grace was chosen), its replacement does;
+  // the other key is revoked.
+  expect((await status(page.request, deploys))[0]).toBe(401);
   expect(await status(page.request, replacement)).toEqual([200, null]);
   expect(await status(page.request, laptop)).toEqual([401, "revoked_api_key"]);
 
   // The list names the service account as the owner; the activity names the handover.
   await page.goto(`/dashboard/${slug}`);
-  await expect(keyRow(page, "ci deploys").getByTestId("key-owner")).toHaveText([
-    `Service account: ${SERVICE_ACCOUNT}`,
-    `Service account: ${SERVICE_ACCOUNT}`,
-  ]);
+  // (The old key stopped, so the list of keys in use shows only its replacement.)
+  await expect(keyRow(page, "ci deploys").getByTestId("key-owner")).toHaveText(`Service account: ${SERVICE_ACCOUNT}`);
   await page.goto(`/dashboard/${slug}/activity`);
   await expect(page.getByTestId("activity-row").filter({ hasText: "Key handed to a service account" })).toContainText(
     `From ${leaverEmail} to the service account “${SERVICE_ACCOUNT}”; rotated`,
@@ -159,7 +162,7 @@ test("without JavaScript, a removal hands a key over with the page's plain selec
   const choice = owner.getByLabel("What happens to “nightly build”");
   await expect(choice.locator("option")).toHaveText([
     "Revoke it: it stops working at once",
-    "Hand it to nightly and rotate it (recommended): the old secret stops in 24 hours",
+    "Hand it to nightly and rotate it (recommended): the new secret is shown here",
     "Hand it to nightly as it is: they still know its secret",
   ]);
   await choice.selectOption({ label: "Hand it to nightly as it is: they still know its secret" });

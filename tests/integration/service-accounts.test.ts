@@ -188,7 +188,7 @@ describe("a departure that hands keys over", () => {
     });
     const mail = renderMail("team_membership", JSON.parse(told.payload), "https://keys.example.com", null);
     expect(mail.text).toContain(
-      "2 keys you made in that team were handed to one of its service accounts and keep working for the team; do not use them any more. The other keys you made there were revoked",
+      "2 keys you made in that team were handed to its service accounts, or stay with them, and keep working for the team; do not use them any more. The other keys you made there were revoked",
     );
   });
 

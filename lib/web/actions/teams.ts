@@ -8,7 +8,7 @@ import { actorFor } from "../guard";
 import { teamPath } from "../team-paths";
 import { db } from "../../db";
 import { absoluteTime } from "../../format-time";
-import { DEFAULT_GRACE } from "../../keys/grace";
+import { DEFAULT_GRACE, gracePeriodSchema } from "../../keys/grace";
 import type { Handover, RotatedKey } from "../../keys/lifecycle";
 import { createTeam, deleteTeam, removeMember, renameTeam, setRole, type DeparturePlan } from "../../teams/members";
 import { createServiceAccount } from "../../teams/service-accounts";
@@ -76,6 +76,12 @@ const HANDOVER_CHOICE = /^(?:revoke|rotate|keep|(rotate|keep):([a-z0-9]{1,40}))$
 
 /** What a removal does to each key the form names (every other key of theirs is revoked; a service account's kept). */
 const removal = z.looseObject(memberChange.shape).transform((form, ctx) => {
+  // One grace for every rotation of the removal: how long the old secrets, which the leaver knows, keep working.
+  const grace = form.grace === undefined ? DEFAULT_GRACE : gracePeriodSchema.safeParse(form.grace).data;
+  if (!grace) {
+    ctx.addIssue({ code: "custom", path: ["grace"], message: "Choose when the old secrets stop working." });
+    return z.NEVER;
+  }
   const handovers: Handover[] = [];
   const keys: NonNullable<DeparturePlan["keys"]>[number][] = [];
   for (const [name, value] of Object.entries(form)) {
@@ -88,11 +94,11 @@ const removal = z.looseObject(memberChange.shape).transform((form, ctx) => {
       return z.NEVER;
     }
     if (choice[1]) {
-      handovers.push({ publicId, serviceAccountId: choice[2]!, rotate: choice[1] === "rotate" ? DEFAULT_GRACE : null });
+      handovers.push({ publicId, serviceAccountId: choice[2]!, rotate: choice[1] === "rotate" ? grace : null });
     } else if (value === "revoke") {
       keys.push({ publicId, action: "revoke" });
     } else if (value === "rotate") {
-      keys.push({ publicId, action: "rotate", grace: DEFAULT_GRACE });
+      keys.push({ publicId, action: "rotate", grace });
     }
   }
   return { team: form.team, userId: form.userId, plan: { handovers, keys } satisfies DeparturePlan };

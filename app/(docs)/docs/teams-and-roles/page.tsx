@@ -138,12 +138,14 @@ export default function TeamsAndRolesPage() {
               </p>
               <p>
                 The person leaving still knows the secret of each key they made, so handing one over proposes to rotate
-                it at the same time: a new key of the service account is made, its secret is shown once to whoever
-                removes the member, and the old secret keeps working for {graceText} so the new one can be deployed.
-                Handing a key over as it is, with its secret unchanged, is a choice you make explicitly. A member who
-                leaves may hand their keys over but not rotate them (they would be shown the new secret); an admin
-                should rotate those keys next. Handing over a production key takes a fresh sign-in, as its rotation
-                does.
+                it at the same time: a new key of the service account is made, its secret is shown once on the page to
+                whoever removes the member (the page needs JavaScript for that), and the old secret keeps working while
+                the new one is deployed: {graceText} unless you choose another time, from at once to 7 days. Handing a
+                key over as it is, with its secret unchanged, is a choice you make explicitly. The same page lists the
+                service accounts&apos; keys the person made or rotated, whose secrets they know too, and proposes to
+                rotate those. A member who leaves may hand their keys over but not rotate them (they would be shown the
+                new secret); an admin should rotate those keys next. Handing over or rotating a production key takes a
+                fresh sign-in, as its rotation does. Invitations they sent that are still waiting are withdrawn.
               </p>
               <p>
                 Every key not handed over is revoked in the same step, with the reason &ldquo;{LEFT_TEAM_REASON}
