@@ -1,4 +1,4 @@
-// Every dashboard action on a team's keys and members, for every role and for
+// Every dashboard action on a team's keys, members, service accounts and invitations, for every role and for
 // a signed-in person outside the team, through the real server actions (the
 // wrapper, the session, the form), each answer asserted against the roles
 // table (lib/teams/roles.ts). Because a test generated from the table passes
@@ -26,6 +26,8 @@ import {
   setRoleAction,
 } from "@/lib/web/actions/teams";
 import { createServiceAccount } from "@/lib/teams/service-accounts";
+import { inviteMember } from "@/lib/teams/invitations";
+import { inviteMemberAction, resendInvitationAction, revokeInvitationAction } from "@/lib/web/actions/invitations";
 import { bareAccount } from "../helpers/bare-account";
 import { request } from "../helpers/next-request";
 
@@ -292,6 +294,45 @@ describe("service accounts, for every role and for someone outside the team", ()
       expect([row.serviceAccountId, row.revokedAt]).toEqual(allowed ? [bot.id, null] : [null, null]);
       expect(await db.membership.count({ where: { teamId: team.id, userId: target.id } })).toBe(allowed ? 0 : 1);
     });
+  }
+});
+
+describe("invitations, for every role and for someone outside the team", () => {
+  for (const who of WHO) {
+    for (const invited of ["developer", "owner"] as const) {
+      it(`${who}: invite someone as ${invited}`, async () => {
+        await signInAs(team.people[who].id);
+        const email = `invited-${randomUUID().slice(0, 8)}@example.com`;
+        const result = await inviteMemberAction(null, form({ team: team.slug, email, role: invited }));
+        const r = role(who);
+        const allowed = r !== null && can(r, invited === "owner" ? "members.manage_owners" : "members.manage");
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+        expect(await db.invitation.count({ where: { teamId: team.id, email } })).toBe(allowed ? 1 : 0);
+        if (!allowed)
+          expect(result.ok ? "" : result.error).toMatch(who === "outsider" ? /not found/ : /Your role in this team/);
+      });
+    }
+
+    for (const [change, act] of [
+      ["send again", resendInvitationAction],
+      ["withdraw", revokeInvitationAction],
+    ] as const) {
+      it(`${who}: ${change} a developer's invitation`, async () => {
+        const made = await inviteMember(operator(""), team.id, {
+          email: `waiting-${randomUUID().slice(0, 8)}@example.com`,
+          role: "developer",
+        });
+        const before = await db.invitation.findUniqueOrThrow({ where: { id: made.id } });
+        await signInAs(team.people[who].id);
+        const result = await act(null, form({ team: team.slug, invitation: made.id }));
+        const r = role(who);
+        const allowed = r !== null && can(r, "members.manage");
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+        const after = await db.invitation.findUniqueOrThrow({ where: { id: made.id } });
+        if (allowed) expect(after).not.toEqual(before);
+        else expect(after).toEqual(before);
+      });
+    }
   }
 });
 
