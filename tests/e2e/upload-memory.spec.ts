@@ -1,7 +1,10 @@
 // Uploads are streamed to disk: a fresh production server takes four
 // concurrent 20 MiB uploads and its peak resident memory grows by less than
-// one body size. (Buffered whole and copied again, eight of them once took a
-// server from 396 to 832 MB.)
+// two body sizes, half of what holding each body once would take (80 MiB).
+// (Buffered whole and copied again, eight of them once took a server from 396
+// to 832 MB.) Streamed, the growth is the chunks that have passed and wait for
+// the collector: 3.5 to 10 MiB alone, up to 22 MiB in a busy full suite on a
+// slower machine, so one body size was a line the collector's timing crossed.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -73,7 +76,7 @@ function uploadBody(size: number): { body: Uint8Array; boundary: string } {
   return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(tail)]), boundary };
 }
 
-test("four concurrent 20 MiB uploads leave the server's peak memory within one body size", async ({ page }) => {
+test("four concurrent 20 MiB uploads leave the server's peak memory within two body sizes", async ({ page }) => {
   test.setTimeout(120_000);
   const port = 3231;
   const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-memory-"));
@@ -111,7 +114,7 @@ test("four concurrent 20 MiB uploads leave the server's peak memory within one b
     console.log(
       `upload memory: peak ${Math.round(before.peak / MiB)} -> ${Math.round(after.peak / MiB)} MiB (growth ${(growth / MiB).toFixed(1)} MiB, ${(growth / BODY_LIMIT).toFixed(2)} of one body); highest sampled RSS ${Math.round(highest / MiB)} MiB from ${Math.round(before.rss / MiB)} MiB`,
     );
-    expect(growth).toBeLessThan(BODY_LIMIT);
+    expect(growth).toBeLessThan(2 * BODY_LIMIT);
   } finally {
     // Its folder goes once it has stopped: a shutdown still writes (usage, the outbox) until then.
     const exited =
