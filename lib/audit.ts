@@ -42,6 +42,7 @@ export type TeamAuditAction =
   | "team.chain_started"
   | "team.created"
   | "team.renamed"
+  | "team.policy_changed"
   | "team.deleted"
   | "team.member_added"
   | "team.role_changed"

@@ -23,6 +23,7 @@ const ACTION_TEXT: Record<string, string> = {
   "team.chain_started": "Team activity log started",
   "team.created": "Team created",
   "team.renamed": "Team renamed",
+  "team.policy_changed": "Team policy changed",
   "team.deleted": "Team deleted",
   "team.member_added": "Member added",
   "team.role_changed": "Member's role changed",
@@ -39,6 +40,33 @@ const ACTION_TEXT: Record<string, string> = {
   "auth.two_factor_enabled": "Two-factor sign-in turned on",
   "auth.two_factor_disabled": "Two-factor sign-in turned off",
 };
+
+const POLICY_NAMES: Record<string, string> = {
+  production_keys: "who creates production keys",
+  max_lifetime_days_prod: "production key lifetime",
+  max_lifetime_days_dev: "development key lifetime",
+};
+
+const policyValue = (name: string, value: unknown) =>
+  value === null ? "no maximum" : name === "production_keys" ? String(value) : `${String(value)} days`;
+
+/** Each policy a change moved, from and to (lib/teams/policy-store.ts). */
+function PolicyChanges({ changes }: { changes: Record<string, unknown> }) {
+  const moved = Object.entries(changes).filter(([name]) => name in POLICY_NAMES);
+  return (
+    <>
+      {moved.map(([name, change], index) => {
+        const { from, to } = (change ?? {}) as { from?: unknown; to?: unknown };
+        return (
+          <span key={name}>
+            {index > 0 && "; "}
+            {POLICY_NAMES[name]}: {policyValue(name, from)} → {policyValue(name, to)}
+          </span>
+        );
+      })}
+    </>
+  );
+}
 
 const keyLink = (slug: string, id: unknown) =>
   typeof id === "string" && KEY_ID_PATTERN.test(id) ? (
@@ -65,8 +93,11 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
               , replacing {keyLink(slug, d.replaces)} ({d.via === "leak" ? "reported leaked" : "rotation"})
             </>
           )}
+          {d.override_policy === true && <>; made by the operator past the team&apos;s policies</>}
         </>
       );
+    case "team.policy_changed":
+      return <PolicyChanges changes={d} />;
     case "key.renamed":
     case "team.renamed":
       return <Change from={d.from} to={d.to} />;

@@ -11,6 +11,8 @@ import { Select } from "@/components/ui/select";
 import { createKeyAction, type KeyActionData } from "@/lib/web/actions/keys";
 import type { KeyEnvironment } from "@/lib/keys/format";
 import { DEFAULT_EXPIRY } from "@/lib/keys/expiry";
+import { can } from "@/lib/teams/roles";
+import { latestExpiry, PRODUCTION_KEY_REFUSAL, ruleAllowsProductionKey } from "@/lib/teams/policies";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";
 import { UNRESTRICTED } from "@/lib/keys/restrictions";
 import { RestrictionFields } from "./restriction-fields";
@@ -30,6 +32,16 @@ const EXPIRY_OPTIONS = [
   ["date", "On a date…"],
 ] as const;
 
+/** The expiry choices a team's maximum lifetime leaves (none: all of them), and the one the form starts on. */
+function expiryChoices(maxDays: number | null, environment: KeyEnvironment) {
+  if (maxDays === null) return { options: EXPIRY_OPTIONS, initial: DEFAULT_EXPIRY[environment] as string };
+  // The policy's own day is a date, so "On a date…" comes first and the form suggests the maximum.
+  const options = EXPIRY_OPTIONS.filter(
+    ([choice]) => choice !== "never" && (choice === "date" || Number(choice) <= maxDays),
+  );
+  return { options: [options.at(-1)!, ...options.slice(0, -1)], initial: "date" };
+}
+
 export function CreateKeyDialog({
   options,
   onClose,
@@ -43,14 +55,22 @@ export function CreateKeyDialog({
 }) {
   const team = useTeam();
   const { pending, form, error, fieldError, value } = useActionForm(createKeyAction, { onSuccess: onDone });
+  // The team's policies, shown beside what they limit (the server applies them whatever this form sends).
+  // Production keys the rule keeps from this member (their role's own limits are the server's refusal to give).
+  const productionByPolicy =
+    !can(team.role, "keys.create_prod") || ruleAllowsProductionKey(team.policy.productionKeys, team.role);
   const [environment, setEnvironment] = useState<KeyEnvironment>(value("environment") === "prod" ? "prod" : "dev");
-  const [expiry, setExpiry] = useState<string>(value("expiry") ?? DEFAULT_EXPIRY[environment]);
+  const maxDays = team.policy.maxLifetimeDays[environment];
+  const choices = expiryChoices(maxDays, environment);
+  const [expiry, setExpiry] = useState<string>(value("expiry") ?? choices.initial);
   // Switching environment moves the expiry to that environment's default until the user picks one.
   const [expiryChosen, setExpiryChosen] = useState(value("expiry") !== undefined);
   const chooseEnvironment = (next: KeyEnvironment) => {
     setEnvironment(next);
-    if (!expiryChosen) setExpiry(DEFAULT_EXPIRY[next]);
+    const nextChoices = expiryChoices(team.policy.maxLifetimeDays[next], next);
+    if (!expiryChosen || !nextChoices.options.some(([choice]) => choice === expiry)) setExpiry(nextChoices.initial);
   };
+  const latest = maxDays === null ? null : latestExpiry(maxDays, new Date()).toISOString().slice(0, 10);
 
   return (
     <Dialog
@@ -93,13 +113,24 @@ export function CreateKeyDialog({
                 name="environment"
                 value={value}
                 checked={environment === value}
+                disabled={value === "prod" && !productionByPolicy}
                 onChange={() => chooseEnvironment(value)}
               />
-              <span>
+              <span
+                className={value === "prod" && !productionByPolicy ? "text-zinc-500 dark:text-zinc-400" : undefined}
+              >
                 {text} (<code>sk_{value}_</code>)
               </span>
             </label>
           ))}
+          {!productionByPolicy && (
+            <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="production-policy">
+              {PRODUCTION_KEY_REFUSAL}
+            </p>
+          )}
+          {fieldError("environment") && (
+            <p className="text-sm text-red-700 dark:text-red-300">{fieldError("environment")}</p>
+          )}
         </fieldset>
         <label className="flex min-h-8 items-start gap-2 text-sm">
           <input type="checkbox" name="decoy" defaultChecked={value("decoy") === "on"} className="mt-1" />
@@ -116,8 +147,15 @@ export function CreateKeyDialog({
             setExpiry(next);
             setExpiryChosen(true);
           }}
-          options={EXPIRY_OPTIONS}
+          options={choices.options}
         />
+        {latest && (
+          <p className="-mt-2 text-sm text-zinc-700 dark:text-zinc-300" data-testid="lifetime-policy">
+            This team&apos;s policy: {environment === "prod" ? "production" : "development"} keys expire within{" "}
+            {maxDays} days, on {latest} (UTC) at the latest.
+          </p>
+        )}
+        {fieldError("expiry") && <p className="-mt-2 text-sm text-red-700 dark:text-red-300">{fieldError("expiry")}</p>}
         {expiry === "never" && environment === "prod" && (
           <p
             role="note"
@@ -129,11 +167,14 @@ export function CreateKeyDialog({
         )}
         {expiry === "date" && (
           <Input
+            // A new environment's maximum is a new suggestion.
+            key={environment}
             label="Expiry date (UTC)"
             name="expiryDate"
             type="date"
             required
-            defaultValue={value("expiryDate")}
+            max={latest ?? undefined}
+            defaultValue={value("expiryDate") ?? latest ?? undefined}
             error={fieldError("expiryDate")}
           />
         )}

@@ -1,6 +1,7 @@
 "use client";
 
 import { createContext, useContext, type ReactNode } from "react";
+import type { TeamPolicy } from "@/lib/teams/policies";
 import type { Role } from "@/lib/teams/roles";
 
 // The team a page is in, for client components: its slug (to build links and
@@ -14,6 +15,8 @@ export interface TeamContextValue {
   userId: string;
   /** The team's service accounts, which a new key may belong to. */
   serviceAccounts: { id: string; name: string }[];
+  /** The team's policies, shown beside the controls they limit. */
+  policy: TeamPolicy;
 }
 
 const TeamContext = createContext<TeamContextValue | null>(null);

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { DropdownMenu } from "radix-ui";
 import { popoverItemClasses, popoverPanelClasses } from "@/components/ui/popover-styles";
-import { teamPath } from "@/lib/web/team-paths";
+import { isRole, can } from "@/lib/teams/roles";
+import { settingsPath, teamPath } from "@/lib/web/team-paths";
 
 export interface SwitcherTeam {
   slug: string;
@@ -77,13 +78,19 @@ export function TeamSwitcher({ teams }: { teams: SwitcherTeam[] }) {
   );
 }
 
-/** The dashboard's links; "API keys" and "Members" stay in the team the page is in (the personal team elsewhere). */
+/**
+ * The dashboard's links; "API keys" and "Members" stay in the team the page is in (the personal team elsewhere), and
+ * "Settings" is there for those whose role sets the team's policies (the page checks the role again).
+ */
 export function DashboardNav({ teams }: { teams: SwitcherTeam[] }) {
   const pathname = usePathname();
   const team = currentTeam(pathname, teams);
   const items = [
     { title: "API keys", href: team ? teamPath(team.slug) : "/dashboard" },
     ...(team ? [{ title: "Members", href: `${teamPath(team.slug)}/members` }] : []),
+    ...(team && isRole(team.role) && can(team.role, "team.policies")
+      ? [{ title: "Settings", href: settingsPath(team.slug) }]
+      : []),
     { title: "Account", href: "/account" },
     { title: "Docs", href: "/docs" },
   ];

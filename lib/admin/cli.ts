@@ -32,6 +32,7 @@ import {
   listServiceAccountsCommand,
   removeMemberCommand,
   setRoleCommand,
+  teamPolicyCommand,
 } from "./team-commands";
 import { createKeyCommand, keyUsageCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
 
@@ -55,13 +56,21 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         rotated (the person still knows their secrets); prints
                                         their ids
   team:members --team SLUG              prints the team's members and roles as JSON
+  team:policy --team SLUG [--production-keys admins|developers]
+              [--max-lifetime-days-prod N|none] [--max-lifetime-days-dev N|none]
+                                        sets the policies given (N: 7 to 365 days; audited),
+                                        prints the team's policies as JSON
   service-account:create --team SLUG --name NAME
                                         makes a service account in the team: it owns keys that
                                         no departure revokes, and can never sign in
   service-account:list --team SLUG      prints the team's service accounts as JSON
   key:create --email E [--team SLUG] --env dev|prod --label L [--expires-in-days N]
-             [--scopes S] [--allow-ip IPS] [--rate-limit N]
-                                        prints only the new secret
+             [--scopes S] [--allow-ip IPS] [--rate-limit N] [--override-policy]
+                                        prints only the new secret; refuses what the team's
+                                        policies refuse (a developer's production key under
+                                        "admins", an expiry past the maximum)
+                                        unless given --override-policy, which the key's
+                                        activity records
   key:create --team SLUG --service-account NAME [--email E] --env dev|prod --label L ...
                                         a key of that service account, made in the name of
                                         --email, or of the team's longest-standing owner
@@ -136,6 +145,7 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "team:invite": inviteCommand,
   "team:remove-member": removeMemberCommand,
   "team:members": membersCommand,
+  "team:policy": teamPolicyCommand,
   "service-account:create": createServiceAccountCommand,
   "service-account:list": listServiceAccountsCommand,
   "key:create": createKeyCommand,

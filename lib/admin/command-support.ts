@@ -54,6 +54,10 @@ export function parseFlags(args: string[]) {
       role: { type: "string" },
       "service-account": { type: "string" },
       "transfer-to": { type: "string" },
+      "production-keys": { type: "string" },
+      "max-lifetime-days-prod": { type: "string" },
+      "max-lifetime-days-dev": { type: "string" },
+      "override-policy": { type: "boolean" },
     },
   }).values;
 }

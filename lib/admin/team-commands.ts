@@ -7,6 +7,9 @@ import { addMember, createTeam, departingKeys, listMembers, removeMember, setRol
 import { inviteMember } from "../teams/invitations";
 import { createServiceAccount, listServiceAccounts, serviceAccountByName } from "../teams/service-accounts";
 import { ROLES } from "../teams/roles";
+import type { TeamPolicy } from "../teams/policies";
+import { lifetimeDaysSchema, productionKeyRuleSchema } from "../teams/policy.schema";
+import { readTeamPolicy, setTeamPolicy, type PolicyChange } from "../teams/policy-store";
 import { teamSlugSchema } from "../teams/slug";
 import { NotFoundError, OPERATOR, required, userByEmail, type Flags } from "./command-support";
 
@@ -139,4 +142,35 @@ export async function membersCommand(flags: Flags) {
     name: team.name,
     members: members.map((m) => ({ email: m.email, role: m.role, since: m.since.toISOString() })),
   };
+}
+
+/** The team's policies as the CLI prints them: the flags' own names and values. */
+const printablePolicy = (slug: string, policy: TeamPolicy) => ({
+  team: slug,
+  production_keys: policy.productionKeys,
+  max_lifetime_days_prod: policy.maxLifetimeDays.prod,
+  max_lifetime_days_dev: policy.maxLifetimeDays.dev,
+});
+
+/**
+ * team:policy --team SLUG [--production-keys admins|developers] [--max-lifetime-days-prod N|none]
+ * [--max-lifetime-days-dev N|none]: sets the policies given (audited), then prints them all.
+ */
+export async function teamPolicyCommand(flags: Flags) {
+  const team = await teamBySlug(flags);
+  const change: PolicyChange = {};
+  if (flags["production-keys"] !== undefined)
+    change.productionKeys = required(productionKeyRuleSchema, flags["production-keys"], "production-keys");
+  const lifetime: PolicyChange["maxLifetimeDays"] = {};
+  if (flags["max-lifetime-days-prod"] !== undefined)
+    lifetime.prod = required(lifetimeDaysSchema, flags["max-lifetime-days-prod"], "max-lifetime-days-prod");
+  if (flags["max-lifetime-days-dev"] !== undefined)
+    lifetime.dev = required(lifetimeDaysSchema, flags["max-lifetime-days-dev"], "max-lifetime-days-dev");
+  if (Object.keys(lifetime).length > 0) change.maxLifetimeDays = lifetime;
+  const policy =
+    Object.keys(change).length === 0
+      ? await readTeamPolicy(team.id)
+      : // Audited as the operator's, as its service accounts and invitations are (no member's name).
+        await setTeamPolicy(OPERATOR(""), team.id, change);
+  return printablePolicy(team.slug, policy);
 }

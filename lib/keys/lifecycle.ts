@@ -14,7 +14,9 @@ import {
   teamById,
   teamNotFound,
 } from "../teams/membership";
-import { canManageKey, can, serviceAccountKeyPermission } from "../teams/roles";
+import { lifetimeRefusal, PRODUCTION_KEY_REFUSAL, rotatedExpiry, ruleAllowsProductionKey } from "../teams/policies";
+import { readTeamPolicy } from "../teams/policy-store";
+import { canManageKey, can, serviceAccountKeyPermission, type Role } from "../teams/roles";
 import { serviceAccountInTeam } from "../teams/service-accounts";
 import { keyDigest } from "./digest";
 import { keyNotFound, keyRefused } from "./errors";
@@ -78,16 +80,31 @@ async function teamOfKey(publicId: string): Promise<string> {
  * key's maker and are not limited by a role.
  */
 async function findKeyToChange(tx: Tx, actor: Actor, teamId: string, publicId: string) {
+  return (await findKeyAndRole(tx, actor, teamId, publicId)).key;
+}
+
+/** findKeyToChange, with the acting member's role (null for the operator CLI and reports, whom no role limits). */
+async function findKeyAndRole(tx: Tx, actor: Actor, teamId: string, publicId: string) {
   const key = await tx.apiKey.findFirst({ where: { publicId, teamId } });
   if (!key) throw keyNotFound();
-  if ((actor.kind ?? "person") !== "person") return key;
+  if ((actor.kind ?? "person") !== "person") return { key, role: null };
   const member = await memberById(actor.userId, teamId, tx);
   if (!member) throw keyNotFound();
   const environment = key.environment as KeyEnvironment;
   if (!canManageKey(member, { environment, userId: key.userId, serviceAccountId: key.serviceAccountId })) {
     throw roleRefusal(member.role, environment === "dev" ? "keys.manage_dev" : "keys.manage_any_prod");
   }
-  return key;
+  return { key, role: member.role };
+}
+
+/**
+ * A rotation issues a new secret: under "admins only" a developer may not rotate a production key (a leak report
+ * still revokes it, without a replacement). The operator and reports act for the key's maker.
+ */
+async function refuseRotationByPolicy(tx: Tx, teamId: string, key: { environment: string }, role: Role | null) {
+  if (role === null || key.environment !== "prod") return;
+  const { productionKeys } = await readTeamPolicy(teamId, tx);
+  if (!ruleAllowsProductionKey(productionKeys, role)) throw keyRefused(PRODUCTION_KEY_REFUSAL);
 }
 
 interface NewKey {
@@ -101,9 +118,11 @@ interface NewKey {
   decoy?: boolean;
 }
 
-/** Who may set a limit above the environment's default: the operator CLI, never the dashboard. */
+/** What only the operator CLI may do, never the dashboard: a limit above the environment's default, and a key the team's policies refuse. */
 export interface RestrictionPolicy {
   allowAboveDefaultLimit?: boolean;
+  /** `key:create --override-policy`: the team's policies (lib/teams/policies.ts) are not applied, and the activity says so. */
+  overrideTeamPolicy?: boolean;
 }
 
 /**
@@ -228,6 +247,18 @@ export async function createKey(
     // A service account's production key is no one's own, so it takes the role that manages any production key.
     if (serviceAccount && (actor.kind ?? "person") === "person")
       requirePermission(member, serviceAccountKeyPermission(input.environment));
+    // The team's policies, as they are under its lock; the operator may pass them over (key:create --override-policy).
+    const overridden = Boolean(policy.overrideTeamPolicy) && (actor.kind ?? "person") !== "person";
+    if (!overridden) {
+      const teamPolicy = await readTeamPolicy(teamId, tx);
+      // The role in whose name the key is made: a service account's key takes one that manages any production key.
+      const role = serviceAccount ? "admin" : member.role;
+      if (input.environment === "prod" && !ruleAllowsProductionKey(teamPolicy.productionKeys, role))
+        throw keyRefused(PRODUCTION_KEY_REFUSAL, "environment");
+      // A decoy never works, so it has no lifetime to limit: it waits, for as long as it is left, to be found.
+      const lifetime = input.decoy ? null : lifetimeRefusal(teamPolicy, input.environment, input.expiresAt, now);
+      if (lifetime) throw keyRefused(lifetime, "expiry");
+    }
     // Every key that still works counts, a rotated one in its grace period too. Rotation and leak reports
     // are not capped: once the grace ends they leave the number of keys in use as it was.
     const inUse = await tx.apiKey.count({ where: { teamId, ...statusWhere("usable", now) } });
@@ -256,6 +287,7 @@ export async function createKey(
       label: input.label,
       ...(serviceAccount ? { service_account: serviceAccount } : {}),
       ...(input.decoy ? { decoy: true } : describeRestrictions(restrictions)),
+      ...(overridden ? { override_policy: true } : {}),
     });
     await queueKeyChanged(tx, actor.userId, row, "created", now);
     await queueTeamKeyNotice(tx, member.team, row, "created", actor.userId, now);
@@ -337,7 +369,8 @@ function refuseUnlessActive(
 }
 
 /**
- * Replaces a key with a new one of the same label, environment and expiry.
+ * Replaces a key with a new one of the same label, environment and expiry (no
+ * later than the team's maximum lifetime allows from now).
  * The old key keeps working for the grace period (never past its own expiry).
  * Two rotations of one key at once: exactly one succeeds.
  */
@@ -350,8 +383,9 @@ export async function rotateKey(
   const teamId = await teamOfKey(publicId);
   const issued = await db.$transaction(async (tx) => {
     await lockTeamKeys(tx, teamId, now);
-    const old = await findKeyToChange(tx, actor, teamId, publicId);
+    const { key: old, role } = await findKeyAndRole(tx, actor, teamId, publicId);
     refuseUnlessActive(old, now, "rotated");
+    await refuseRotationByPolicy(tx, teamId, old, role);
     if (old.decoy)
       throw keyRefused("A decoy key is never used, so there is nothing to rotate: revoke it, or create another.");
     const rotated = await issueRotation(
@@ -453,6 +487,10 @@ export async function revokeLeaked(
         userId: key.userId,
         serviceAccountId: key.serviceAccountId,
       });
+      // Nor, under "admins only", a developer reporting their own production key: no new production secret for them.
+      replace &&=
+        key.environment !== "prod" ||
+        ruleAllowsProductionKey((await readTeamPolicy(teamId, tx)).productionKeys, member.role);
     }
     // As with rotation: a decoy found in the open is doing its job, and reports of one raise its alert instead.
     if (key.decoy) throw keyRefused(DECOY_LEAK_REFUSED);
@@ -473,13 +511,15 @@ export async function revokeLeaked(
         successorId = null;
     }
     if (!successorId && replace) {
+      const environment = key.environment as KeyEnvironment;
       const { row, secret } = await insertKey(
         tx,
         replacementOwners(actor, key),
         {
           label: key.label,
-          environment: key.environment as KeyEnvironment,
-          expiresAt,
+          environment,
+          // No later than the team's maximum lifetime from now allows.
+          expiresAt: rotatedExpiry(await readTeamPolicy(teamId, tx), environment, expiresAt, now),
           restrictions: fromStoredRestrictions(key),
           rateLimitByOperator: key.rateLimitByOperator,
         },
@@ -640,13 +680,15 @@ async function issueRotation(
   now: Date,
   conflict = `Key ${key.publicId} was rotated meanwhile: try again.`,
 ): Promise<RotatedKey> {
+  const environment = key.environment as KeyEnvironment;
   const { row, secret } = await insertKey(
     tx,
     replacementOwners(actor, key),
     {
       label: key.label,
-      environment: key.environment as KeyEnvironment,
-      expiresAt: key.expiresAt,
+      environment,
+      // The old key's expiry, or the team's maximum lifetime from now, whichever is sooner.
+      expiresAt: rotatedExpiry(await readTeamPolicy(key.teamId, tx), environment, key.expiresAt, now),
       restrictions: fromStoredRestrictions(key),
       rateLimitByOperator: key.rateLimitByOperator,
     },

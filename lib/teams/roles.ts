@@ -21,6 +21,7 @@ export const PERMISSIONS = {
   "members.view": "See the team's members and their roles",
   "members.manage": "Add and remove members, and change roles, other than owners",
   "service_accounts.manage": "Create service accounts, which own keys that no departure revokes",
+  "team.policies": "Set the team's policies: who creates production keys, and the longest a key may live",
   "members.manage_owners": "Add, remove, promote and demote owners",
   "team.rename": "Rename the team",
   "team.delete": "Delete the team",
@@ -41,6 +42,7 @@ const ADMIN: readonly Permission[] = [
   "activity.origin",
   "members.manage",
   "service_accounts.manage",
+  "team.policies",
 ];
 const OWNER: readonly Permission[] = [...ADMIN, "members.manage_owners", "team.rename", "team.delete"];
 

@@ -6,6 +6,7 @@ export const teamPath = (slug: string) => `/dashboard/${slug}`;
 export const keyPath = (slug: string, keyId: string) => `/dashboard/${slug}/keys/${keyId}`;
 export const activityPath = (slug: string) => `/dashboard/${slug}/activity`;
 export const membersPath = (slug: string) => `/dashboard/${slug}/members`;
+export const settingsPath = (slug: string) => `/dashboard/${slug}/settings`;
 
 /** A path with a page's query string kept, for the redirects from links made before teams. */
 export function withQuery(path: string, query: Record<string, string | string[] | undefined>): string {

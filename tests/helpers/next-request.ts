@@ -28,3 +28,18 @@ export const nextNavigation = {
     if (error instanceof Error && /^NEXT_(REDIRECT|FORBIDDEN)/.test(error.message)) throw error;
   },
 };
+
+/** A form as a browser posts it to a server action. */
+export function formOf(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
+
+/** The next server action runs as this person: a new session's cookie, and a browser at `ip`. */
+export async function actAs(userId: string, ip = "192.0.2.10"): Promise<void> {
+  const { createSession } = await import("@/lib/auth/session-store");
+  const session = await createSession(userId, ip, "Vitest");
+  request.cookies = new Map([["keyport.session", session.sessionToken]]);
+  request.headers = new Headers({ "user-agent": "Vitest", "x-keyport-peer-ip": ip });
+}

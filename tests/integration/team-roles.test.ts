@@ -5,7 +5,6 @@
 // when the table itself is wrong, hand-written cases below pin it.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
 import { createKey } from "@/lib/keys/lifecycle";
 import { addMember, createTeam } from "@/lib/teams/members";
@@ -24,12 +23,13 @@ import {
   removeMemberAction,
   renameTeamAction,
   setRoleAction,
+  setTeamPolicyAction,
 } from "@/lib/web/actions/teams";
 import { createServiceAccount } from "@/lib/teams/service-accounts";
 import { inviteMember } from "@/lib/teams/invitations";
 import { inviteMemberAction, resendInvitationAction, revokeInvitationAction } from "@/lib/web/actions/invitations";
 import { bareAccount } from "../helpers/bare-account";
-import { request } from "../helpers/next-request";
+import { actAs as signInAs, formOf as form } from "../helpers/next-request";
 
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
 vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
@@ -60,18 +60,6 @@ beforeAll(async () => {
   }
   team = { id: made.id, slug: made.slug, people };
 });
-
-async function signInAs(userId: string) {
-  const session = await createSession(userId, "192.0.2.10", "Vitest");
-  request.cookies = new Map([["keyport.session", session.sessionToken]]);
-  request.headers = new Headers({ "user-agent": "Vitest", "x-keyport-peer-ip": "192.0.2.10" });
-}
-
-function form(fields: Record<string, string>) {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.set(name, value);
-  return data;
-}
 
 /** A fresh key of the team, made (by the operator) in the name of `maker`. */
 async function teamKey(environment: "dev" | "prod", maker: Who) {
@@ -354,6 +342,30 @@ describe("renaming the team, for every role and for someone outside the team", (
   }
 });
 
+describe("setting the team's policies, for every role and for someone outside the team", () => {
+  for (const who of WHO) {
+    it(`${who}: set the team's policies`, async () => {
+      await signInAs(team.people[who].id);
+      const before = await db.team.findUniqueOrThrow({ where: { id: team.id } });
+      // Each case sets a lifetime of its own, so an allowed one visibly moves it.
+      const days = String(10 + WHO.indexOf(who));
+      const result = await setTeamPolicyAction(
+        null,
+        form({ team: team.slug, productionKeys: "developers", maxLifetimeDaysProd: "", maxLifetimeDaysDev: days }),
+      );
+      const r = role(who);
+      const allowed = r !== null && can(r, "team.policies");
+      expect(result.ok, JSON.stringify(result)).toBe(allowed);
+      const after = await db.team.findUniqueOrThrow({ where: { id: team.id } });
+      expect(after.maxKeyDaysDev).toBe(allowed ? Number(days) : before.maxKeyDaysDev);
+      if (!allowed)
+        expect(result.ok ? "" : result.error).toMatch(who === "outsider" ? /not found/ : /Your role in this team/);
+      // The team's other tests create development keys with no expiry: leave it without a maximum.
+      await db.team.update({ where: { id: team.id }, data: { maxKeyDaysDev: null } });
+    });
+  }
+});
+
 describe("deleting the team, for every role and for someone outside the team", () => {
   for (const who of WHO) {
     it(`${who}: delete the team`, async () => {
@@ -417,6 +429,10 @@ describe("the table, pinned by hand", () => {
     expect(canManageKey({ role: "developer", userId: "d" }, { ...key, environment: "dev" })).toBe(true);
     expect(ROLES.filter((r) => can(r, "service_accounts.manage"))).toEqual(["admin", "owner"]);
     expect(serviceAccountKeyPermission("prod")).toBe("keys.manage_any_prod");
+  });
+
+  it("admins and owners set the team's policies; developers and viewers do not", () => {
+    expect(ROLES.filter((r) => can(r, "team.policies"))).toEqual(["admin", "owner"]);
   });
 
   it("an admin manages every key and members, but not owners; only an owner renames or deletes the team", () => {

@@ -122,3 +122,54 @@ test("the team switcher, the members page and the team's activity, at 1280 and 3
     }
   }
 });
+
+// A label of 64 characters without spaces, with Unicode: the longest the form takes.
+const LONG_LABEL = "billing-worker-東京-données-paiements-for-the-platform-reliability-x".slice(0, 64);
+
+test("a team's settings and its policies in the key form, at 1280 and 390 px, light and dark", async ({
+  page,
+  browser,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const owner = uniqueEmail("policy-owner");
+  const developerEmail = uniqueEmail("policy-developer");
+  await signUp(page, owner);
+  const developerContext = await browser.newContext();
+  const developer = await developerContext.newPage();
+  await signUp(developer, developerEmail);
+  const slug = await e2eTeam(TEAM_NAME.slice(0, 64), owner, [[developerEmail, "developer"]]);
+  // Keys made before the policy: they outlive it, and the settings page lists them.
+  for (const label of [LONG_LABEL, "nightly export — 夜間"]) {
+    await e2eAdmin(["key:create", "--team", slug, "--email", owner, "--env", "prod", "--label", label]);
+  }
+  await e2eAdmin([
+    "team:policy",
+    "--team",
+    slug,
+    "--production-keys",
+    "admins",
+    "--max-lifetime-days-prod",
+    "30",
+    "--max-lifetime-days-dev",
+    "14",
+  ]);
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const width of [1280, 390]) {
+      const tag = `${width}-${colorScheme}`;
+      for (const p of [page, developer]) {
+        await p.emulateMedia({ colorScheme });
+        await p.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      }
+      await page.goto(`/dashboard/${slug}/settings`);
+      await expect(page.getByTestId("outliving-keys").getByRole("listitem")).toHaveCount(2);
+      await shoot(page, path.join(OUT, `team-settings-${tag}.png`), { fullPage: true });
+      await developer.goto(`/dashboard/${slug}`);
+      await developer.getByRole("button", { name: "Create key" }).click();
+      const dialog = developer.getByRole("dialog", { name: "Create an API key" });
+      await expect(dialog.getByTestId("lifetime-policy")).toBeVisible();
+      await expect(dialog.getByTestId("production-policy")).toBeVisible();
+      await shoot(developer, path.join(OUT, `team-policy-key-form-${tag}.png`));
+    }
+  }
+  await developerContext.close();
+});

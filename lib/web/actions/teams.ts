@@ -13,6 +13,8 @@ import type { Handover, RotatedKey } from "../../keys/lifecycle";
 import { createTeam, deleteTeam, removeMember, renameTeam, setRole, type DeparturePlan } from "../../teams/members";
 import { createServiceAccount } from "../../teams/service-accounts";
 import { ROLES } from "../../teams/roles";
+import { lifetimeDaysSchema, productionKeyRuleSchema } from "../../teams/policy.schema";
+import { setTeamPolicy } from "../../teams/policy-store";
 import { teamSlugSchema } from "../../teams/slug";
 
 // Teams from the dashboard, through the one action wrapper. Every member
@@ -224,5 +226,26 @@ export const deleteTeamAction = defineAction({
     await deleteTeam(await actorFor(session), member!.team.id, input.confirm);
     revalidatePath("/dashboard", "layout");
     redirect("/dashboard");
+  },
+});
+
+export const setTeamPolicyAction = defineAction({
+  access: "session",
+  input: z.object({
+    team: teamSlugSchema,
+    productionKeys: productionKeyRuleSchema,
+    maxLifetimeDaysProd: lifetimeDaysSchema,
+    maxLifetimeDaysDev: lifetimeDaysSchema,
+  }),
+  team: (input) => input.team,
+  failureEvent: "team.action_failed",
+  async run({ input, session, member }) {
+    // The role (team.policies) is checked in lib/teams, under the team's lock.
+    await setTeamPolicy(await actorFor(session), member!.team.id, {
+      productionKeys: input.productionKeys,
+      maxLifetimeDays: { prod: input.maxLifetimeDaysProd, dev: input.maxLifetimeDaysDev },
+    });
+    revalidatePath("/dashboard", "layout");
+    return "Saved the team's policies. They apply to keys made from now on; existing keys keep their expiry.";
   },
 });

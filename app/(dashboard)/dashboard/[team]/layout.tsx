@@ -6,6 +6,7 @@ import { restrictionOptions } from "@/lib/keys/restriction-options";
 import { routesByScope } from "@/lib/public-api/routes";
 import { memberBySlug } from "@/lib/teams/membership";
 import { listServiceAccounts } from "@/lib/teams/service-accounts";
+import { readTeamPolicy } from "@/lib/teams/policy-store";
 import { optionalSession } from "@/lib/web/guard";
 
 // A team's pages. The layout hands the team to the client components (links,
@@ -26,9 +27,12 @@ export default async function TeamLayout({
   const member = await memberBySlug(session.userId, slug);
   if (!member) notFound();
   // The key dialog offers them as a new key's owner (the server checks the choice again).
-  const serviceAccounts = member.team.personal
-    ? []
-    : (await listServiceAccounts(member.team.id)).map(({ id, name }) => ({ id, name }));
+  const [serviceAccounts, policy] = await Promise.all([
+    member.team.personal
+      ? []
+      : listServiceAccounts(member.team.id).then((accounts) => accounts.map(({ id, name }) => ({ id, name }))),
+    readTeamPolicy(member.team.id),
+  ]);
   return (
     <TeamProvider
       value={{
@@ -37,6 +41,7 @@ export default async function TeamLayout({
         role: member.role,
         userId: session.userId,
         serviceAccounts,
+        policy,
       }}
     >
       {/* The key dialogs sit here, above every page of the team, so a new secret outlives any change of the page

@@ -7,6 +7,7 @@ import { SLUG_MAX, SLUG_MIN } from "@/lib/teams/slug";
 import { SERVICE_ACCOUNTS_MAX } from "@/lib/teams/service-accounts";
 import { INVITATION_LIFETIME_MS, INVITATIONS_PER_HOUR, PENDING_INVITATIONS_MAX } from "@/lib/teams/invitations";
 import { DEFAULT_GRACE, GRACE_OPTIONS } from "@/lib/keys/grace";
+import { PolicyTable } from "@/components/teams/policy-table";
 
 const INVITATION_DAYS = INVITATION_LIFETIME_MS / (24 * 60 * 60 * 1000);
 
@@ -162,6 +163,27 @@ export default function TeamsAndRolesPage() {
           ),
         },
         {
+          id: "policies",
+          title: "Team policies",
+          content: (
+            <>
+              <p>
+                A team&apos;s admins and owners set its policies on the team&apos;s <strong>Settings</strong> page; each
+                change is in the team&apos;s activity log. Members see a policy beside the control it limits: the key
+                form says which environments and expiries the team allows before anything is sent. The server applies
+                every policy on every path that makes a key: the dashboard, rotation, a leak report&apos;s replacement,
+                a departure&apos;s handover and the operator&apos;s command line. This table is drawn from the one those
+                checks read.
+              </p>
+              <PolicyTable />
+              <p>
+                A decoy key never works, so no maximum lifetime applies to it. The operator may make a key a policy
+                refuses with <code>key:create --override-policy</code>; its activity entry says so.
+              </p>
+            </>
+          ),
+        },
+        {
           id: "operators",
           title: "For operators",
           content: (
@@ -170,7 +192,8 @@ export default function TeamsAndRolesPage() {
               the invitation and prints it without its link), <code>team:add-member</code> (an existing account),{" "}
               <code>team:set-role</code>, <code>team:remove-member</code> (with <code>--transfer-to NAME</code> it hands
               every key of the member to that service account, without rotating them, and says so) and{" "}
-              <code>team:members</code>; <code>service-account:create</code> and <code>service-account:list</code>;{" "}
+              <code>team:members</code>; <code>team:policy</code> (prints the team&apos;s policies, and sets those
+              given); <code>service-account:create</code> and <code>service-account:list</code>;{" "}
               <code>key:create --team</code> (with <code>--service-account NAME</code>, a key of that service account)
               and <code>key:list --team</code>. <code>docs/operations.md</code> in the repository has each command.
             </p>

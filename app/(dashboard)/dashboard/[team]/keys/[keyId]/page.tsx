@@ -10,6 +10,8 @@ import { RenameKey } from "@/components/keys/rename-key";
 import { activityShown } from "@/lib/teams/membership";
 import { requireTeamPage } from "@/lib/web/team-guard";
 import { canManageKey } from "@/lib/teams/roles";
+import { ruleAllowsProductionKey, outlivesPolicy, PRODUCTION_KEY_RULE_TEXT } from "@/lib/teams/policies";
+import { readTeamPolicy } from "@/lib/teams/policy-store";
 import { activityPath, keyPath, teamPath } from "@/lib/web/team-paths";
 import { keyIdSchema } from "@/lib/keys/key.schema";
 import { getKey, listActivity } from "@/lib/keys/queries";
@@ -61,7 +63,7 @@ export default async function KeyPage({
       now,
     ),
   ]);
-  const signals = await keySignals(teamId, key, routeScopes(), now);
+  const [signals, policy] = await Promise.all([keySignals(teamId, key, routeScopes(), now), readTeamPolicy(teamId)]);
   const manageable = canManageKey(member, {
     environment: key.environment,
     userId: key.makerId,
@@ -104,6 +106,27 @@ export default async function KeyPage({
               : ": it is a production key another member made"
             : ""}
           . You can still report it leaked.
+        </p>
+      )}
+      {manageable &&
+        key.status === "active" &&
+        key.environment === "prod" &&
+        !ruleAllowsProductionKey(policy.productionKeys, member.role) && (
+          <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" data-testid="rotation-policy">
+            This team&apos;s policy (production keys:{" "}
+            {PRODUCTION_KEY_RULE_TEXT[policy.productionKeys].label.toLowerCase()}) lets only admins and owners rotate a
+            production key, since a rotation makes a new secret. You can still revoke it, or report it leaked.
+          </p>
+        )}
+      {key.status === "active" && !key.decoy && outlivesPolicy(policy, key, now) && (
+        <p
+          role="note"
+          className="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          data-testid="outlives-policy"
+        >
+          This key lives longer than the team&apos;s maximum lifetime ({policy.maxLifetimeDays[key.environment]} days)
+          allows for a new key. It keeps its {key.expiresAt ? "expiry" : "no expiry"}: rotate it to give its replacement
+          one within the maximum.
         </p>
       )}
       {signals.afterEnd && <AfterEndNotice keyView={key} use={signals.afterEnd} />}

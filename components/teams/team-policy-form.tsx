@@ -1,0 +1,69 @@
+"use client";
+
+import { FormAlert } from "@/components/forms/form-alert";
+import { ActionStatus } from "@/components/forms/action-status";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import {
+  LIFETIME_DAYS_MAX,
+  LIFETIME_DAYS_MIN,
+  PRODUCTION_KEY_RULE_TEXT,
+  PRODUCTION_KEY_RULES,
+  type TeamPolicy,
+} from "@/lib/teams/policies";
+import { setTeamPolicyAction } from "@/lib/web/actions/teams";
+
+const LIFETIME_FIELDS = [
+  ["prod", "maxLifetimeDaysProd", "production"],
+  ["dev", "maxLifetimeDaysDev", "development"],
+] as const;
+
+const LIFETIME_HINT = `${LIFETIME_DAYS_MIN} to ${LIFETIME_DAYS_MAX} days. Empty: no maximum, keys may never expire.`;
+
+/** The team's policies, for those whose role sets them (the server checks the role and every value again). */
+export function TeamPolicyForm({ team, policy }: { team: string; policy: TeamPolicy }) {
+  const { state, pending, form, error, fieldError, value } = useActionForm(setTeamPolicyAction);
+  const days = (environment: "prod" | "dev") => policy.maxLifetimeDays[environment]?.toString() ?? "";
+  return (
+    <form {...form} className="flex max-w-xl flex-col gap-5" noValidate>
+      <input type="hidden" name="team" value={team} />
+      {/* A lifetime's error is shown at its field; any other (a role that may not, a rule the table lacks) here. */}
+      <FormAlert message={fieldError("maxLifetimeDaysProd") || fieldError("maxLifetimeDaysDev") ? undefined : error} />
+      <div>
+        <Select
+          label="Who creates production keys"
+          name="productionKeys"
+          defaultValue={value("productionKeys") ?? policy.productionKeys}
+          options={PRODUCTION_KEY_RULES.map((rule) => [rule, PRODUCTION_KEY_RULE_TEXT[rule].label] as const)}
+        />
+        <ul className="mt-2 list-disc pl-5 text-sm text-zinc-700 dark:text-zinc-300">
+          {PRODUCTION_KEY_RULES.map((rule) => (
+            <li key={rule}>
+              <strong>{PRODUCTION_KEY_RULE_TEXT[rule].label}:</strong> {PRODUCTION_KEY_RULE_TEXT[rule].sentence}
+            </li>
+          ))}
+        </ul>
+      </div>
+      {LIFETIME_FIELDS.map(([environment, field, name]) => (
+        <Input
+          key={field}
+          label={`Maximum lifetime of ${name} keys, in days`}
+          name={field}
+          inputMode="numeric"
+          autoComplete="off"
+          defaultValue={value(field) ?? days(environment)}
+          hint={LIFETIME_HINT}
+          error={fieldError(field)}
+        />
+      ))}
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" disabled={pending}>
+          Save policies
+        </Button>
+        <ActionStatus state={state?.ok ? state : null} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+// A team's policies and what each one means: the one table that the checks
+// (lib/keys/lifecycle.ts), the settings page, the sentences beside the key
+// form's controls, the operator CLI and the docs' "Teams and roles" page all
+// read. Pure data and functions: no database, no framework.
+import { can, type Role } from "./roles";
+
+type Environment = "dev" | "prod";
+
+/** Who may create a team's production keys. Admins and owners create them under every rule. */
+export const PRODUCTION_KEY_RULES = ["admins", "developers"] as const;
+export type ProductionKeyRule = (typeof PRODUCTION_KEY_RULES)[number];
+
+export function isProductionKeyRule(value: unknown): value is ProductionKeyRule {
+  return typeof value === "string" && (PRODUCTION_KEY_RULES as readonly string[]).includes(value);
+}
+
+export const PRODUCTION_KEY_RULE_TEXT: Record<ProductionKeyRule, { label: string; sentence: string }> = {
+  admins: {
+    label: "Admins only",
+    sentence: "Only admins and owners create production keys in this team, and only they rotate one.",
+  },
+  developers: {
+    label: "Developers",
+    sentence: "Developers, admins and owners create production keys.",
+  },
+};
+
+/** A maximum key lifetime, when a team sets one: whole days in this range. */
+export const LIFETIME_DAYS_MIN = 7;
+export const LIFETIME_DAYS_MAX = 365;
+
+export interface TeamPolicy {
+  productionKeys: ProductionKeyRule;
+  /** The longest a new key of each environment may live, in days; null: no maximum (keys may never expire). */
+  maxLifetimeDays: Record<Environment, number | null>;
+}
+
+/** A new team's policies: what the teams issue shipped before there were policies. */
+export const DEFAULT_POLICY: TeamPolicy = {
+  productionKeys: "developers",
+  maxLifetimeDays: { dev: null, prod: null },
+};
+
+/** Each policy as the settings page and the docs present it. */
+export const POLICY_DESCRIPTIONS = [
+  {
+    name: "Production keys",
+    options: PRODUCTION_KEY_RULES.map((rule) => PRODUCTION_KEY_RULE_TEXT[rule].label).join(", "),
+    default: PRODUCTION_KEY_RULE_TEXT[DEFAULT_POLICY.productionKeys].label,
+    effect:
+      "Who creates production keys. Under “Admins only” a developer can neither create nor rotate one, and reporting one leaked revokes it without making a replacement for them.",
+  },
+  {
+    name: "Maximum lifetime of production keys",
+    options: `none, or ${LIFETIME_DAYS_MIN} to ${LIFETIME_DAYS_MAX} days`,
+    default: "none",
+    effect:
+      "A new production key must expire, at the latest at the end of the day (UTC) that many days ahead; the form suggests that day. A rotation's new key keeps the old key's expiry or gets the maximum, whichever is sooner. Keys made before the policy keep their expiry, never shortened: the settings page lists those that live longer than a key made now could, and their pages say so.",
+  },
+  {
+    name: "Maximum lifetime of development keys",
+    options: `none, or ${LIFETIME_DAYS_MIN} to ${LIFETIME_DAYS_MAX} days`,
+    default: "none",
+    effect: "The same, for development keys.",
+  },
+] as const;
+
+/**
+ * The rule alone, whatever else the role allows: under "developers" anyone who may make a production key makes it;
+ * under the others only a role that manages any production key. (The operator CLI makes keys in a member's name
+ * without their role's limits, but not past the team's rule.)
+ */
+export function ruleAllowsProductionKey(rule: ProductionKeyRule, role: Role): boolean {
+  return rule === "developers" || can(role, "keys.manage_any_prod");
+}
+
+/** The refusal's sentence for a member whose production key the team's rule does not allow. */
+export const PRODUCTION_KEY_REFUSAL =
+  "This team's policy: only admins and owners create production keys. Ask an admin of the team.";
+
+const DAY_MS = 86_400_000;
+
+/** The latest expiry the policy allows for a key made at `now`: the end of the UTC day `days` ahead. */
+export function latestExpiry(days: number, now: Date): Date {
+  const day = new Date(now.getTime() + days * DAY_MS);
+  return new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 23, 59, 59, 999));
+}
+
+const environmentName = (environment: Environment) => (environment === "prod" ? "production" : "development");
+
+/** Why an expiry breaks the team's maximum lifetime, or null when it does not. */
+export function lifetimeRefusal(
+  policy: TeamPolicy,
+  environment: Environment,
+  expiresAt: Date | null,
+  now: Date,
+): string | null {
+  const days = policy.maxLifetimeDays[environment];
+  if (days === null) return null;
+  const latest = latestExpiry(days, now);
+  if (expiresAt && expiresAt <= latest) return null;
+  return `This team's policy: ${environmentName(environment)} keys expire within ${days} days. Choose a date on or before ${latest.toISOString().slice(0, 10)}.`;
+}
+
+/** A rotation's new key: the expiry it inherits, or the team's maximum from now, whichever is sooner. */
+export function rotatedExpiry(
+  policy: TeamPolicy,
+  environment: Environment,
+  inherited: Date | null,
+  now: Date,
+): Date | null {
+  const days = policy.maxLifetimeDays[environment];
+  if (days === null) return inherited;
+  const latest = latestExpiry(days, now);
+  return inherited && inherited < latest ? inherited : latest;
+}
+
+/** Whether a usable key lives longer than a key made now could: no expiry, or one past the maximum from now. */
+export function outlivesPolicy(
+  policy: TeamPolicy,
+  key: { environment: Environment; expiresAt: Date | null },
+  now: Date,
+): boolean {
+  return lifetimeRefusal(policy, key.environment, key.expiresAt, now) !== null;
+}

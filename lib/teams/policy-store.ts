@@ -1,0 +1,102 @@
+import "server-only";
+import { recordTeamAudit, type Actor } from "../audit";
+import { db, type Db } from "../db";
+import { statusWhere } from "../keys/status";
+import { keyViewSelect, toKeyView, type KeyView } from "../keys/views";
+import { log } from "../log";
+import { memberById, requirePermission, teamNotFound } from "./membership";
+import { isProductionKeyRule, outlivesPolicy, type TeamPolicy } from "./policies";
+
+// A team's policies in the database (the Team row's columns), read by every
+// key change inside its transaction and changed by admins and the operator,
+// each change audited with what it was before.
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+type Client = Pick<Db, "team">;
+
+const policySelect = { productionKeys: true, maxKeyDaysProd: true, maxKeyDaysDev: true } as const;
+
+function fromRow(row: { productionKeys: string; maxKeyDaysProd: number | null; maxKeyDaysDev: number | null }) {
+  // The column is written only from the policies table; anything else is a fault, never a permission.
+  if (!isProductionKeyRule(row.productionKeys)) throw new Error(`unknown production key rule: ${row.productionKeys}`);
+  return {
+    productionKeys: row.productionKeys,
+    maxLifetimeDays: { prod: row.maxKeyDaysProd, dev: row.maxKeyDaysDev },
+  } satisfies TeamPolicy;
+}
+
+/** The team's policies; read inside a key change's transaction, after the team's lock, to act on them. */
+export async function readTeamPolicy(teamId: string, client: Client = db): Promise<TeamPolicy> {
+  const row = await client.team.findUnique({ where: { id: teamId }, select: policySelect });
+  if (!row) throw teamNotFound();
+  return fromRow(row);
+}
+
+/** What a policy change names: each policy it sets (the ones it leaves out stay as they are). */
+export interface PolicyChange {
+  productionKeys?: TeamPolicy["productionKeys"];
+  maxLifetimeDays?: Partial<TeamPolicy["maxLifetimeDays"]>;
+}
+
+const AUDIT_NAMES = {
+  productionKeys: "production_keys",
+  prod: "max_lifetime_days_prod",
+  dev: "max_lifetime_days_dev",
+} as const;
+
+/**
+ * Sets the team's policies (roles with team.policies; the operator). A change that changes nothing writes nothing.
+ * The audit row names each policy that moved, from and to. Keys made before keep their expiry.
+ */
+export async function setTeamPolicy(actor: Actor, teamId: string, change: PolicyChange): Promise<TeamPolicy> {
+  const { before, after } = await db.$transaction(async (tx: Tx) => {
+    await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
+      throw teamNotFound();
+    });
+    if ((actor.kind ?? "person") === "person") {
+      const member = await memberById(actor.userId, teamId, tx);
+      if (!member) throw teamNotFound();
+      requirePermission(member, "team.policies");
+    }
+    const before = await readTeamPolicy(teamId, tx);
+    const after: TeamPolicy = {
+      productionKeys: change.productionKeys ?? before.productionKeys,
+      maxLifetimeDays: { ...before.maxLifetimeDays, ...change.maxLifetimeDays },
+    };
+    const moved: Record<string, { from: string | number | null; to: string | number | null }> = {};
+    if (after.productionKeys !== before.productionKeys)
+      moved[AUDIT_NAMES.productionKeys] = { from: before.productionKeys, to: after.productionKeys };
+    for (const environment of ["prod", "dev"] as const) {
+      const [from, to] = [before.maxLifetimeDays[environment], after.maxLifetimeDays[environment]];
+      if (from !== to) moved[AUDIT_NAMES[environment]] = { from, to };
+    }
+    if (Object.keys(moved).length === 0) return { before, after: before };
+    await tx.team.update({
+      where: { id: teamId },
+      data: {
+        productionKeys: after.productionKeys,
+        maxKeyDaysProd: after.maxLifetimeDays.prod,
+        maxKeyDaysDev: after.maxLifetimeDays.dev,
+      },
+    });
+    await recordTeamAudit(tx, teamId, actor, "team.policy_changed", null, moved);
+    return { before, after };
+  });
+  if (before !== after) log.info("team.policy_changed", { team_id: teamId, user_id: actor.userId });
+  return after;
+}
+
+/** The team's keys still in use that live longer than a key made now could: listed for its admins, never shortened. */
+export async function keysOutlivingPolicy(teamId: string, policy: TeamPolicy, now = new Date()): Promise<KeyView[]> {
+  if (policy.maxLifetimeDays.prod === null && policy.maxLifetimeDays.dev === null) return [];
+  const rows = await db.apiKey.findMany({
+    where: { teamId, decoy: false, ...statusWhere("active", now) },
+    select: keyViewSelect,
+    orderBy: { createdAt: "asc" },
+  });
+  return rows
+    .filter((row) =>
+      outlivesPolicy(policy, { environment: row.environment as "dev" | "prod", expiresAt: row.expiresAt }, now),
+    )
+    .map((row) => toKeyView(row, now));
+}
