@@ -1,5 +1,5 @@
 import "server-only";
-import { keyRecipients } from "./team-notices";
+import { expiryRecipients, keyRecipients } from "./team-notices";
 import type { Db } from "../db";
 import type { KeyEnvironment } from "../keys/format";
 import { queueMail, utcDay } from "./outbox";
@@ -20,7 +20,11 @@ export async function queueDueNotices(client: Db, now: Date): Promise<void> {
 
 const stamp = (when: Date) => when.toISOString().slice(0, 16).replace("T", " ");
 
-/** One notice at 7 days and one at 1 day before a key expires; a key first seen inside 1 day gets the 1-day one only. */
+/**
+ * One notice at 7 days and one at 1 day before a key expires, to whoever renews it (expiryRecipients). A key found
+ * inside 1 day gets the 1-day one only; a threshold already passed when the key was made is skipped (a key made to
+ * live 5 days is not told it has 7 left, nor one made for 12 hours that it has a day).
+ */
 async function queueExpiringKeys(client: Db, now: Date) {
   const keys = await client.apiKey.findMany({
     // A rotated key (it has a successor) expires at the end of the grace its owner chose: nothing to warn about.
@@ -34,12 +38,15 @@ async function queueExpiringKeys(client: Db, now: Date) {
       expiresAt: true,
       userId: true,
       teamId: true,
+      serviceAccountId: true,
+      createdAt: true,
     },
   });
   for (const key of keys) {
     if (!key.expiresAt) continue;
     const within = key.expiresAt.getTime() - now.getTime() <= DAY ? "1d" : "7d";
-    for (const recipient of await keyRecipients(client, key))
+    if (key.expiresAt.getTime() - key.createdAt.getTime() <= (within === "1d" ? DAY : 7 * DAY)) continue;
+    for (const recipient of await expiryRecipients(client, key))
       await queueMail(
         client,
         {

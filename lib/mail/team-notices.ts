@@ -92,7 +92,33 @@ export interface KeyRecipient {
 }
 
 /**
- * Who hears about a key (its expiry, a decoy's use, a revoked key still tried):
+ * Who is reminded that a key expires: someone responsible for renewing it. A
+ * person's key reminds its maker, who alone holds its secret (a departure
+ * revokes their keys, so the maker is a member while the key works); a
+ * service account's key, which no one person owns, reminds the team's admins
+ * and owners, who manage it.
+ */
+export async function expiryRecipients(
+  client: Pick<Db, "membership">,
+  key: { userId: string; teamId: string; serviceAccountId: string | null },
+): Promise<KeyRecipient[]> {
+  const members = await client.membership.findMany({
+    where: key.serviceAccountId
+      ? { teamId: key.teamId, role: { in: ["admin", "owner"] } }
+      : { teamId: key.teamId, userId: key.userId },
+    select: { userId: true, user: { select: { email: true } } },
+  });
+  return members
+    .filter((member) => member.user.email)
+    .map((member) => ({
+      userId: member.userId,
+      email: member.user.email!,
+      periodSuffix: member.userId === key.userId ? "" : `:${member.userId}`,
+    }));
+}
+
+/**
+ * Who hears about a key (a decoy's use, a revoked key still tried):
  * in a personal team, its owner; in another team, the key's maker while they
  * are still a member, and the team's admins and owners, so a notice outlives
  * the maker's departure.

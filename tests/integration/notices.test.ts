@@ -7,6 +7,8 @@ import { createKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycl
 import { queueDueNotices } from "@/lib/mail/notice-scans";
 import { drainMail } from "../helpers/mail-job-fixtures";
 import { smtpServerForFile } from "../helpers/smtp-server";
+import { operator, teamWith } from "../helpers/team-people";
+import { createServiceAccount } from "@/lib/teams/service-accounts";
 
 // getEnv() caches; here each call reads process.env, so SMTP_URL set below counts.
 vi.mock("@/lib/env", async () => {
@@ -36,11 +38,12 @@ describe("expiring keys", () => {
   it("get one notice 7 days before and one 1 day before, however often and by however many instances scanned", async () => {
     const actor = await newActor();
     const now = new Date();
-    const { key } = await createKey(actor, {
-      label: "nightly",
-      environment: "dev",
-      expiresAt: new Date(now.getTime() + 6 * DAY),
-    });
+    // Made two days ago to live eight: both thresholds lie ahead of it.
+    const { key } = await createKey(
+      actor,
+      { label: "nightly", environment: "dev", expiresAt: new Date(now.getTime() + 6 * DAY) },
+      new Date(now.getTime() - 2 * DAY),
+    );
     await queueDueNotices(db, now);
     await Promise.all([queueDueNotices(db, now), queueDueNotices(db, new Date(now.getTime() + HOUR))]);
     expect((await queued(actor.userId, "key_expiring")).map((row) => row.period)).toEqual(["7d"]);
@@ -63,7 +66,11 @@ describe("expiring keys", () => {
   it("first seen inside 1 day get the 1-day notice only; revoked and unexpiring keys get none", async () => {
     const actor = await newActor();
     const now = new Date();
-    await createKey(actor, { label: "soon", environment: "prod", expiresAt: new Date(now.getTime() + 12 * HOUR) });
+    await createKey(
+      actor,
+      { label: "soon", environment: "prod", expiresAt: new Date(now.getTime() + 12 * HOUR) },
+      new Date(now.getTime() - 3 * DAY),
+    );
     const { key: revoked } = await createKey(actor, {
       label: "gone",
       environment: "dev",
@@ -75,6 +82,64 @@ describe("expiring keys", () => {
     await queueDueNotices(db, new Date(now.getTime() + HOUR));
     const rows = await queued(actor.userId, "key_expiring");
     expect(rows.map((row) => [JSON.parse(row.payload).label, row.period])).toEqual([["soon", "1d"]]);
+  });
+});
+
+describe("expiry reminders reach someone responsible", () => {
+  it("skip a threshold already passed when the key was made", async () => {
+    const actor = await newActor();
+    const now = new Date();
+    // Made now to live 12 hours, and 5 days: neither is told about a threshold it was made inside.
+    await createKey(
+      actor,
+      { label: "half a day", environment: "dev", expiresAt: new Date(now.getTime() + 12 * HOUR) },
+      now,
+    );
+    await createKey(
+      actor,
+      { label: "five days", environment: "dev", expiresAt: new Date(now.getTime() + 5 * DAY) },
+      now,
+    );
+    await queueDueNotices(db, now);
+    expect(await queued(actor.userId, "key_expiring")).toEqual([]);
+    // The 5-day key's last day is still a threshold it was made before.
+    await queueDueNotices(db, new Date(now.getTime() + 4 * DAY + HOUR));
+    const rows = await queued(actor.userId, "key_expiring");
+    expect(rows.map((row) => [JSON.parse(row.payload).label, row.period])).toEqual([["five days", "1d"]]);
+  });
+
+  it("a service account's key reminds the team's admins and owners, a person's key its maker only, once each across instances", async () => {
+    const { team, people } = await teamWith({
+      owner: "owner",
+      admin: "admin",
+      developer: "developer",
+      viewer: "viewer",
+    });
+    const robot = await createServiceAccount(operator(""), team.id, "nightly robot");
+    const now = new Date();
+    const made = new Date(now.getTime() - 30 * DAY);
+    const expiresAt = new Date(now.getTime() + 6 * DAY);
+    const { key: robots } = await createKey(
+      operator(people.developer!.id),
+      { label: "robot's", environment: "prod", expiresAt, teamId: team.id, serviceAccountId: robot.id },
+      made,
+    );
+    const { key: developers } = await createKey(
+      operator(people.developer!.id),
+      { label: "developer's", environment: "dev", expiresAt, teamId: team.id },
+      made,
+    );
+    // Two instances scanning at once, then one restarted an hour later.
+    await Promise.all([queueDueNotices(db, now), queueDueNotices(db, now)]);
+    await queueDueNotices(db, new Date(now.getTime() + HOUR));
+    const reminders = await db.mailMessage.findMany({
+      where: { kind: "key_expiring", subject: { in: [robots.id, developers.id] } },
+    });
+    const who = (userId: string | null) => Object.entries(people).find(([, p]) => p.id === userId)?.[0];
+    expect(
+      reminders.map((row) => `${row.subject === robots.id ? "robot's" : "developer's"} to ${who(row.userId)}`).sort(),
+    ).toEqual(["developer's to developer", "robot's to admin", "robot's to owner"]);
+    expect(reminders.every((row) => row.period.startsWith("7d"))).toBe(true);
   });
 });
 

@@ -77,8 +77,10 @@ export default function TeamsAndRolesPage() {
                 before by a hash signed with a key only the service holds, so a change to the history shows. Where each
                 change came from (address and browser) is shown to admins and owners, who may also download the log with
                 its hashes. Your own sign-ins and account changes are on your account page, not in a team&apos;s log.
-                Notices about a team&apos;s key (a decoy used, a revoked key still tried, an expiry near) go to its
-                maker while they are a member, and to the team&apos;s admins and owners.
+                Notices about a team&apos;s key (a decoy used, a revoked key still tried) go to its maker while they are
+                a member, and to the team&apos;s admins and owners. Reminders that a key expires in 7 days and in 1 day
+                go to whoever renews it: its maker, or for a service account&apos;s key the team&apos;s admins and
+                owners; a key made to live less than that is not reminded of a day it was made inside.
               </p>
             </>
           ),
