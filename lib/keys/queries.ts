@@ -29,23 +29,65 @@ function pageOf(total: number, requested: number | undefined, size: number) {
   return { page, pageCount, skip: (page - 1) * size, take: size };
 }
 
-/** One page of the team's keys, newest first. Always scoped to the team. */
+/** How far ahead a key's expiry brings it to the top of the list: the first expiry reminder's distance. */
+export const EXPIRING_SOON_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * One page of the team's keys: those in use that expire within 7 days first, soonest first (someone must renew them),
+ * then the rest, newest first. Always scoped to the team.
+ */
 export async function listKeys(teamId: string, filter: KeyFilter = {}, now = new Date()): Promise<Page<KeyView>> {
   const where = {
     teamId,
     ...(filter.environment ? { environment: filter.environment } : {}),
     ...(filter.status ? statusWhere(filter.status, now) : filter.showInactive ? {} : statusWhere("usable", now)),
   };
-  const total = await db.apiKey.count({ where });
+  // A rotated key in its grace has a replacement already: it is not one to renew.
+  const soonEnd = new Date(now.getTime() + EXPIRING_SOON_MS);
+  const first = { AND: [where, { revokedAt: null, successorId: null, expiresAt: { gt: now, lte: soonEnd } }] };
+  // Its complement, spelt out: NOT over a null expiry would drop the keys that never expire (SQL's unknown).
+  const rest = {
+    AND: [
+      where,
+      {
+        OR: [
+          { expiresAt: null },
+          { expiresAt: { lte: now } },
+          { expiresAt: { gt: soonEnd } },
+          { revokedAt: { not: null } },
+          { successorId: { not: null } },
+        ],
+      },
+    ],
+  };
+  const [firstCount, restCount] = await Promise.all([
+    db.apiKey.count({ where: first }),
+    db.apiKey.count({ where: rest }),
+  ]);
+  const total = firstCount + restCount;
   const { page, pageCount, skip, take } = pageOf(total, filter.page, KEYS_PAGE_SIZE);
-  const rows = await db.apiKey.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip,
-    take,
-    select: keyViewSelect,
-  });
-  return { items: rows.map((row) => toKeyView(row, now)), page, pageCount, total };
+  const fromFirst = Math.max(0, Math.min(take, firstCount - skip));
+  const [firstRows, restRows] = await Promise.all([
+    fromFirst > 0
+      ? db.apiKey.findMany({
+          where: first,
+          orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
+          skip,
+          take: fromFirst,
+          select: keyViewSelect,
+        })
+      : [],
+    take - fromFirst > 0
+      ? db.apiKey.findMany({
+          where: rest,
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          skip: Math.max(0, skip - firstCount),
+          take: take - fromFirst,
+          select: keyViewSelect,
+        })
+      : [],
+  ]);
+  return { items: [...firstRows, ...restRows].map((row) => toKeyView(row, now)), page, pageCount, total };
 }
 
 /** One of the team's keys by its public id, or null: another team's key is "not found". */

@@ -332,6 +332,51 @@ describe("listing", () => {
     );
     expect((await listKeys(await personalTeamId(actor.userId), { page: 999, showInactive: true })).page).toBe(40);
   });
+
+  it("lists the keys in use that expire within 7 days first, soonest first, then the rest newest first, across pages", async () => {
+    const actor = await newActor();
+    const teamId = await personalTeamId(actor.userId);
+    const now = new Date();
+    const DAY = 86_400_000;
+    const key = (i: number, fields: Record<string, unknown> = {}) => ({
+      publicId: `key_${String(i).padStart(16, "0")}`.replace("key_0", `key_${actor.userId.slice(-1)}`),
+      teamId,
+      userId: actor.userId,
+      environment: "dev",
+      label: `key ${i}`,
+      digest: keyDigest(`order-${actor.userId}-${i}`),
+      displayFragment: "sk_dev_xxxx…xxxx",
+      createdAt: new Date(now.getTime() - (100 - i) * 60_000),
+      ...fields,
+    });
+    await db.apiKey.createMany({
+      data: [
+        // Thirty that never expire, newest last here; one in 8 days; the three that expire soon are the oldest.
+        ...Array.from({ length: 30 }, (_, i) => key(i + 10)),
+        key(50, { label: "in 8 days", expiresAt: new Date(now.getTime() + 8 * DAY) }),
+        key(1, { label: "in 6 days", expiresAt: new Date(now.getTime() + 6 * DAY) }),
+        key(2, { label: "in 2 hours", expiresAt: new Date(now.getTime() + 2 * 3_600_000) }),
+        key(3, { label: "in 3 days", expiresAt: new Date(now.getTime() + 3 * DAY) }),
+        // Revoked, it is hidden; shown, it is not at the top.
+        key(4, { label: "revoked, in 1 day", expiresAt: new Date(now.getTime() + DAY), revokedAt: now }),
+      ],
+    });
+    const first = await listKeys(teamId, { page: 1 }, now);
+    expect(first.total).toBe(34);
+    expect(first.items.slice(0, 4).map((k) => k.label)).toEqual(["in 2 hours", "in 3 days", "in 6 days", "in 8 days"]);
+    expect(first.items[4]?.label).toBe("key 39");
+    const second = await listKeys(teamId, { page: 2 }, now);
+    const labels = [...first.items, ...second.items].map((k) => k.label);
+    expect(new Set(labels).size).toBe(34);
+    expect(labels.at(-1)).toBe("key 10");
+    const everything = await listKeys(teamId, { page: 1, showInactive: true }, now);
+    expect(everything.items.slice(0, 3).map((k) => k.label)).toEqual(["in 2 hours", "in 3 days", "in 6 days"]);
+    expect(everything.total).toBe(35);
+    // The revoked one is among the rest, by age: the oldest, last of all.
+    expect((await listKeys(teamId, { page: 2, showInactive: true }, now)).items.at(-1)?.label).toBe(
+      "revoked, in 1 day",
+    );
+  });
 });
 
 describe("storage", () => {
