@@ -40,6 +40,13 @@ const COPY = {
   },
 } as const;
 
+const REVOKE_ONLY_LEAK = {
+  ...COPY.leak,
+  description:
+    "The key is revoked at once, with no grace period. No replacement is made for you: your role in this team, or its policy for production keys, keeps you from a new secret of this key. Its maker or an admin of the team makes the new one.",
+  submit: "Revoke now",
+};
+
 export function KeyActionDialog({
   kind,
   target,
@@ -53,7 +60,8 @@ export function KeyActionDialog({
   onDone: (data: KeyActionData) => void;
   onCloseAutoFocus: (event: Event) => void;
 }) {
-  const copy = COPY[kind];
+  // A leak report by someone who is not handed a new secret of this key revokes it only: the dialog says so first.
+  const copy = kind === "leak" && target.replaceable === false ? REVOKE_ONLY_LEAK : COPY[kind];
   const { pending, form, error, fieldError, value } = useActionForm(copy.action, { onSuccess: onDone });
 
   return (

@@ -27,6 +27,12 @@ export interface KeyTarget {
    * leaked" is offered. The server checks the role again on every action.
    */
   manageable?: boolean;
+  /**
+   * Whether the member is handed a new secret of it, by a rotation or a leak report (lib/teams/policies.ts,
+   * mayReplaceKey: their role and the team's rule for production keys): when not, Rotate is not offered and "This key
+   * leaked" says it makes no replacement for them. The server decides again on every action.
+   */
+  replaceable?: boolean;
 }
 
 type Open = { kind: "create" } | { kind: KeyActionKind; key: KeyTarget };

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { keyPath } from "@/lib/web/team-paths";
 import { canManageKey, type Role } from "@/lib/teams/roles";
-
-type Viewer = { role: Role; userId: string };
+import { mayReplaceKey, type ProductionKeyRule } from "@/lib/teams/policies";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Table, Td, Th, THead } from "@/components/ui/table";
@@ -12,6 +11,16 @@ import type { KeyView } from "@/lib/keys/views";
 import { DecoyBadge, EnvironmentBadge, ServiceAccountLine, StatusBadge } from "./key-badges";
 import { accessSummary } from "@/lib/keys/restrictions";
 import { KeyMenu } from "./key-menu";
+
+/** Who looks at the list: their role, and their team's rule for production keys (for what each row's menu offers). */
+type Viewer = { role: Role; userId: string; productionKeys: ProductionKeyRule };
+
+/** What canManageKey and mayReplaceKey read of a key: its environment and who owns it. */
+const owners = (keyView: KeyView) => ({
+  environment: keyView.environment,
+  userId: keyView.makerId,
+  serviceAccountId: keyView.serviceAccount?.id ?? null,
+});
 
 // One row per key. On a phone the table keeps two columns (the key and its
 // menu): the environment and state move under the label, like a card.
@@ -144,11 +153,8 @@ function KeyRow({
             label: keyView.label,
             status: keyView.status,
             decoy: keyView.decoy,
-            manageable: canManageKey(member, {
-              environment: keyView.environment,
-              userId: keyView.makerId,
-              serviceAccountId: keyView.serviceAccount?.id ?? null,
-            }),
+            manageable: canManageKey(member, owners(keyView)),
+            replaceable: mayReplaceKey(member, owners(keyView), member.productionKeys),
           }}
         />
       </Td>

@@ -15,6 +15,7 @@ export function useKeyActionItems(target: KeyTarget): (MenuItem & { kind: KeyAct
   const dialogs = useKeyDialogs();
   return availableActions(target.status, { decoy: target.decoy ?? false })
     .filter((kind) => target.manageable !== false || kind === "leak")
+    .filter((kind) => kind !== "rotate" || target.replaceable !== false)
     .map((kind) => ({
       kind,
       text: ITEMS[kind].text,

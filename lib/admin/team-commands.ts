@@ -8,7 +8,7 @@ import { inviteMember } from "../teams/invitations";
 import { createServiceAccount, listServiceAccounts, serviceAccountByName } from "../teams/service-accounts";
 import { ROLES } from "../teams/roles";
 import type { TeamPolicy } from "../teams/policies";
-import { lifetimeDaysSchema, productionKeyRuleSchema } from "../teams/policy.schema";
+import { cliLifetimeDaysSchema, productionKeyRuleSchema } from "../teams/policy.schema";
 import { readTeamPolicy, setTeamPolicy, type PolicyChange } from "../teams/policy-store";
 import { teamSlugSchema } from "../teams/slug";
 import { NotFoundError, OPERATOR, required, userByEmail, type Flags } from "./command-support";
@@ -163,9 +163,9 @@ export async function teamPolicyCommand(flags: Flags) {
     change.productionKeys = required(productionKeyRuleSchema, flags["production-keys"], "production-keys");
   const lifetime: PolicyChange["maxLifetimeDays"] = {};
   if (flags["max-lifetime-days-prod"] !== undefined)
-    lifetime.prod = required(lifetimeDaysSchema, flags["max-lifetime-days-prod"], "max-lifetime-days-prod");
+    lifetime.prod = required(cliLifetimeDaysSchema, flags["max-lifetime-days-prod"], "max-lifetime-days-prod");
   if (flags["max-lifetime-days-dev"] !== undefined)
-    lifetime.dev = required(lifetimeDaysSchema, flags["max-lifetime-days-dev"], "max-lifetime-days-dev");
+    lifetime.dev = required(cliLifetimeDaysSchema, flags["max-lifetime-days-dev"], "max-lifetime-days-dev");
   if (Object.keys(lifetime).length > 0) change.maxLifetimeDays = lifetime;
   const policy =
     Object.keys(change).length === 0

@@ -14,7 +14,13 @@ import {
   teamById,
   teamNotFound,
 } from "../teams/membership";
-import { lifetimeRefusal, PRODUCTION_KEY_REFUSAL, rotatedExpiry, ruleAllowsProductionKey } from "../teams/policies";
+import {
+  lifetimeRefusal,
+  mayReplaceKey,
+  PRODUCTION_KEY_REFUSAL,
+  rotatedExpiry,
+  ruleAllowsProductionKey,
+} from "../teams/policies";
 import { readTeamPolicy } from "../teams/policy-store";
 import { canManageKey, can, serviceAccountKeyPermission, type Role } from "../teams/roles";
 import { serviceAccountInTeam } from "../teams/service-accounts";
@@ -247,18 +253,20 @@ export async function createKey(
     // A service account's production key is no one's own, so it takes the role that manages any production key.
     if (serviceAccount && (actor.kind ?? "person") === "person")
       requirePermission(member, serviceAccountKeyPermission(input.environment));
-    // The team's policies, as they are under its lock; the operator may pass them over (key:create --override-policy).
-    const overridden = Boolean(policy.overrideTeamPolicy) && (actor.kind ?? "person") !== "person";
-    if (!overridden) {
-      const teamPolicy = await readTeamPolicy(teamId, tx);
-      // The role in whose name the key is made: a service account's key takes one that manages any production key.
-      const role = serviceAccount ? "admin" : member.role;
-      if (input.environment === "prod" && !ruleAllowsProductionKey(teamPolicy.productionKeys, role))
-        throw keyRefused(PRODUCTION_KEY_REFUSAL, "environment");
-      // A decoy never works, so it has no lifetime to limit: it waits, for as long as it is left, to be found.
-      const lifetime = input.decoy ? null : lifetimeRefusal(teamPolicy, input.environment, input.expiresAt, now);
-      if (lifetime) throw keyRefused(lifetime, "expiry");
-    }
+    // The team's policies, as they are under its lock, judged by the role of the member in whose name the key is
+    // made (the operator's too, a service account's key included). Only the operator may pass them over
+    // (key:create --override-policy), and the activity then says so.
+    const teamPolicy = await readTeamPolicy(teamId, tx);
+    // A decoy never works, so it has no lifetime to limit: it waits, for as long as it is left, to be found.
+    const lifetime = input.decoy ? null : lifetimeRefusal(teamPolicy, input.environment, input.expiresAt, now);
+    const refusal =
+      input.environment === "prod" && !ruleAllowsProductionKey(teamPolicy.productionKeys, member.role)
+        ? { message: PRODUCTION_KEY_REFUSAL, field: "environment" }
+        : lifetime
+          ? { message: lifetime, field: "expiry" }
+          : null;
+    const overridden = refusal !== null && Boolean(policy.overrideTeamPolicy) && (actor.kind ?? "person") !== "person";
+    if (refusal && !overridden) throw keyRefused(refusal.message, refusal.field);
     // Every key that still works counts, a rotated one in its grace period too. Rotation and leak reports
     // are not capped: once the grace ends they leave the number of keys in use as it was.
     const inUse = await tx.apiKey.count({ where: { teamId, ...statusWhere("usable", now) } });
@@ -482,15 +490,12 @@ export async function revokeLeaked(
       const member = await memberById(actor.userId, teamId, tx);
       if (!member) throw keyNotFound();
       requirePermission(member, "keys.report_leaked");
-      replace &&= canManageKey(member, {
-        environment: key.environment as KeyEnvironment,
-        userId: key.userId,
-        serviceAccountId: key.serviceAccountId,
-      });
       // Nor, under "admins only", a developer reporting their own production key: no new production secret for them.
-      replace &&=
-        key.environment !== "prod" ||
-        ruleAllowsProductionKey((await readTeamPolicy(teamId, tx)).productionKeys, member.role);
+      replace &&= mayReplaceKey(
+        member,
+        { environment: key.environment as KeyEnvironment, userId: key.userId, serviceAccountId: key.serviceAccountId },
+        (await readTeamPolicy(teamId, tx)).productionKeys,
+      );
     }
     // As with rotation: a decoy found in the open is doing its job, and reports of one raise its alert instead.
     if (key.decoy) throw keyRefused(DECOY_LEAK_REFUSED);

@@ -2,7 +2,7 @@
 // (lib/keys/lifecycle.ts), the settings page, the sentences beside the key
 // form's controls, the operator CLI and the docs' "Teams and roles" page all
 // read. Pure data and functions: no database, no framework.
-import { can, type Role } from "./roles";
+import { can, canManageKey, type Role } from "./roles";
 
 type Environment = "dev" | "prod";
 
@@ -72,6 +72,18 @@ export const POLICY_DESCRIPTIONS = [
  */
 export function ruleAllowsProductionKey(rule: ProductionKeyRule, role: Role): boolean {
   return rule === "developers" || can(role, "keys.manage_any_prod");
+}
+
+/**
+ * Whether a member is handed a new secret of this key, by rotating it or by reporting it leaked: their role must let
+ * them change it (canManageKey), and for a production key the team's rule must let them make one.
+ */
+export function mayReplaceKey(
+  member: { role: Role; userId: string },
+  key: { environment: "dev" | "prod"; userId: string; serviceAccountId?: string | null },
+  rule: ProductionKeyRule,
+): boolean {
+  return canManageKey(member, key) && (key.environment === "dev" || ruleAllowsProductionKey(rule, member.role));
 }
 
 /** The refusal's sentence for a member whose production key the team's rule does not allow. */

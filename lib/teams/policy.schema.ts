@@ -20,6 +20,15 @@ export const lifetimeDaysSchema = z
     return days;
   });
 
+/** The CLI's: an empty value (an unset variable in a script, say) is refused; no maximum is said with "none". */
+export const cliLifetimeDaysSchema = z
+  .string()
+  .refine(
+    (text) => text.trim() !== "",
+    `Give a number of days from ${LIFETIME_DAYS_MIN} to ${LIFETIME_DAYS_MAX}, or none.`,
+  )
+  .pipe(lifetimeDaysSchema);
+
 export const productionKeyRuleSchema = z.enum(PRODUCTION_KEY_RULES, {
   error: `Choose who creates production keys: ${PRODUCTION_KEY_RULES.join(", ")}.`,
 });

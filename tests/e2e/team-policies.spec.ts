@@ -71,6 +71,40 @@ test("an owner sets the policies; a developer's key form shows them and keeps to
   await expect(keyRow(developer, "within the policy")).toContainText("Expires");
   await expect(keyRow(developer, "within the policy")).not.toContainText("Never expires");
 
+  // A production key of the developer's from before the policy (the operator makes it past the policy here): they
+  // may not rotate it, so it offers no Rotate, and "This key leaked" says it makes no replacement for them.
+  await e2eAdmin([
+    "key:create",
+    "--team",
+    slug,
+    "--email",
+    developerEmail,
+    "--env",
+    "prod",
+    "--label",
+    "prod of the developer",
+    "--expires-in-days",
+    "20",
+    "--override-policy",
+  ]);
+  await developer.goto(`/dashboard/${slug}`);
+  await developer.getByRole("button", { name: "Actions for “prod of the developer”" }).click();
+  await expect(developer.getByRole("menuitem", { name: "This key leaked: “prod of the developer”" })).toBeVisible();
+  await expect(developer.getByRole("menuitem", { name: "Rotate “prod of the developer”" })).toHaveCount(0);
+  await developer.keyboard.press("Escape");
+  // Their development key still offers it (the control).
+  await developer.getByRole("button", { name: "Actions for “within the policy”" }).click();
+  await expect(developer.getByRole("menuitem", { name: "Rotate “within the policy”" })).toBeVisible();
+  await developer.keyboard.press("Escape");
+  await keyRow(developer, "prod of the developer").getByRole("link", { name: "prod of the developer" }).click();
+  await expect(developer.getByTestId("rotation-policy")).toContainText("lets only admins and owners rotate");
+  await expect(developer.getByRole("button", { name: /^Rotate/ })).toHaveCount(0);
+  await developer.getByRole("button", { name: /^This key leaked/ }).click();
+  const leak = developer.getByRole("alertdialog", { name: "Report “prod of the developer” leaked" });
+  await expect(leak).toContainText("No replacement is made for you");
+  await expect(leak.getByRole("button", { name: "Revoke now" })).toBeVisible();
+  await leak.getByRole("button", { name: "Cancel" }).click();
+
   // The owner's activity names the change.
   await page.goto(`/dashboard/${slug}/activity`);
   await expect(page.getByTestId("activity-row").filter({ hasText: "Team policy changed" })).toContainText(

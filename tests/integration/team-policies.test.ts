@@ -14,6 +14,7 @@ import { setTeamPolicyAction } from "@/lib/web/actions/teams";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { actAs as signInAs, formOf as form } from "../helpers/next-request";
 import { operator, person, refusedOn, teamWith } from "../helpers/team-people";
+import { createServiceAccount } from "@/lib/teams/service-accounts";
 
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
 vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
@@ -98,6 +99,39 @@ describe("production keys: admins only", () => {
       where: { keyId: plainKey.publicId, action: "key.created" },
     });
     expect(JSON.parse(plainRow.details ?? "{}")).not.toHaveProperty("override_policy");
+  });
+
+  it("holds for a service account's key the CLI makes in a developer's name, and marks only an override that mattered", async () => {
+    const robot = await createServiceAccount(operator(""), t.team.id, "robot");
+    await setTeamPolicy(operator(""), t.team.id, { productionKeys: "admins" });
+    const base = ["key:create", "--team", t.team.slug, "--service-account", "robot", "--env", "prod"];
+    const refused = await admin([...base, "--email", t.people.developer!.email, "--label", "robot by a developer"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/only admins and owners create production keys/);
+    // In the name of the team's longest-standing owner (no --email), it is made.
+    const byOwner = await admin([...base, "--label", "robot by the owner"]);
+    expect(byOwner.code, byOwner.stderr).toBe(0);
+    expect(
+      (await db.apiKey.findFirstOrThrow({ where: { teamId: t.team.id, label: "robot by the owner" } }))
+        .serviceAccountId,
+    ).toBe(robot.id);
+    // An admin's key that breaks no policy, made with --override-policy: nothing was overridden, nothing is marked.
+    const needless = await admin([
+      "key:create",
+      "--team",
+      t.team.slug,
+      "--email",
+      t.people.admin!.email,
+      "--env",
+      "prod",
+      "--label",
+      "needless",
+      "--override-policy",
+    ]);
+    expect(needless.code, needless.stderr).toBe(0);
+    const key = await db.apiKey.findFirstOrThrow({ where: { teamId: t.team.id, label: "needless" } });
+    const created = await db.teamAuditEvent.findFirstOrThrow({ where: { keyId: key.publicId, action: "key.created" } });
+    expect(JSON.parse(created.details ?? "{}")).not.toHaveProperty("override_policy");
   });
 
   it('under "admins only", a developer cannot rotate their own production key, and a leak report revokes it without a replacement', async () => {
@@ -311,6 +345,9 @@ describe("changing the policies", () => {
     ]);
     expect(JSON.parse(cleared.stdout)).toMatchObject({ production_keys: "admins", max_lifetime_days_dev: null });
     for (const bad of [
+      // An unset variable in a script: refused, never read as "no maximum".
+      ["--max-lifetime-days-prod", ""],
+      ["--max-lifetime-days-dev", "  "],
       ["--max-lifetime-days-prod", "366"],
       ["--max-lifetime-days-prod", "soon"],
       ["--production-keys", "anyone"],

@@ -7,6 +7,7 @@ import { ReportedLeaksNotice } from "@/components/keys/reported-leaks-notice";
 import { Pagination } from "@/components/pagination";
 import { buttonClasses } from "@/components/ui/button";
 import { requireTeamPage } from "@/lib/web/team-guard";
+import { readTeamPolicy } from "@/lib/teams/policy-store";
 import { activityPath, teamPath } from "@/lib/web/team-paths";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
 import { decoyUses, getKey, listKeys, listReportedLeaks, type DecoyUses } from "@/lib/keys/queries";
@@ -47,7 +48,7 @@ export default async function TeamKeysPage({
   const pinned = created && !keys.items.some((key) => key.id === created.id) ? created : undefined;
   const shownIds = [...keys.items, ...(pinned ? [pinned] : [])].map((key) => key.id);
   const shown = [...keys.items, ...(pinned ? [pinned] : [])];
-  const [requests24h, signals, reportedLeaks, decoys] = await Promise.all([
+  const [requests24h, signals, reportedLeaks, decoys, policy] = await Promise.all([
     requestsLast24h(teamId, shownIds, now),
     listSignals(teamId, shown, now),
     listReportedLeaks(teamId),
@@ -55,6 +56,7 @@ export default async function TeamKeysPage({
       teamId,
       shown.filter((key) => key.decoy).map((key) => key.id),
     ),
+    readTeamPolicy(teamId),
   ]);
   // Under a key's label: use after it stopped working, and how far its rotation has got.
   const usageNotes: Record<string, UsageNote[]> = {};
@@ -122,7 +124,7 @@ export default async function TeamKeysPage({
         ) : (
           <KeyList
             slug={member.team.slug}
-            member={member}
+            member={{ ...member, productionKeys: policy.productionKeys }}
             keys={keys.items}
             now={now}
             pinned={pinned}

@@ -10,7 +10,7 @@ import { RenameKey } from "@/components/keys/rename-key";
 import { activityShown } from "@/lib/teams/membership";
 import { requireTeamPage } from "@/lib/web/team-guard";
 import { canManageKey } from "@/lib/teams/roles";
-import { ruleAllowsProductionKey, outlivesPolicy, PRODUCTION_KEY_RULE_TEXT } from "@/lib/teams/policies";
+import { mayReplaceKey, outlivesPolicy, PRODUCTION_KEY_RULE_TEXT } from "@/lib/teams/policies";
 import { readTeamPolicy } from "@/lib/teams/policy-store";
 import { activityPath, keyPath, teamPath } from "@/lib/web/team-paths";
 import { keyIdSchema } from "@/lib/keys/key.schema";
@@ -64,12 +64,14 @@ export default async function KeyPage({
     ),
   ]);
   const [signals, policy] = await Promise.all([keySignals(teamId, key, routeScopes(), now), readTeamPolicy(teamId)]);
-  const manageable = canManageKey(member, {
+  const owners = {
     environment: key.environment,
     userId: key.makerId,
     serviceAccountId: key.serviceAccount?.id ?? null,
-  });
-  const target = { id: key.id, label: key.label, status: key.status, decoy: key.decoy, manageable };
+  };
+  const manageable = canManageKey(member, owners);
+  const replaceable = mayReplaceKey(member, owners, policy.productionKeys);
+  const target = { id: key.id, label: key.label, status: key.status, decoy: key.decoy, manageable, replaceable };
 
   return (
     <>
@@ -108,16 +110,14 @@ export default async function KeyPage({
           . You can still report it leaked.
         </p>
       )}
-      {manageable &&
-        key.status === "active" &&
-        key.environment === "prod" &&
-        !ruleAllowsProductionKey(policy.productionKeys, member.role) && (
-          <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" data-testid="rotation-policy">
-            This team&apos;s policy (production keys:{" "}
-            {PRODUCTION_KEY_RULE_TEXT[policy.productionKeys].label.toLowerCase()}) lets only admins and owners rotate a
-            production key, since a rotation makes a new secret. You can still revoke it, or report it leaked.
-          </p>
-        )}
+      {manageable && !replaceable && key.status === "active" && (
+        <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" data-testid="rotation-policy">
+          This team&apos;s policy (production keys:{" "}
+          {PRODUCTION_KEY_RULE_TEXT[policy.productionKeys].label.toLowerCase()}) lets only admins and owners rotate a
+          production key, since a rotation makes a new secret. You can still revoke it, or report it leaked (which makes
+          no replacement for you).
+        </p>
+      )}
       {key.status === "active" && !key.decoy && outlivesPolicy(policy, key, now) && (
         <p
           role="note"
@@ -125,8 +125,10 @@ export default async function KeyPage({
           data-testid="outlives-policy"
         >
           This key lives longer than the team&apos;s maximum lifetime ({policy.maxLifetimeDays[key.environment]} days)
-          allows for a new key. It keeps its {key.expiresAt ? "expiry" : "no expiry"}: rotate it to give its replacement
-          one within the maximum.
+          allows for a new key. It keeps its {key.expiresAt ? "expiry" : "no expiry"}:{" "}
+          {replaceable
+            ? "rotate it to give its replacement one within the maximum."
+            : "its maker or an admin of the team can rotate it to give its replacement one within the maximum."}
         </p>
       )}
       {signals.afterEnd && <AfterEndNotice keyView={key} use={signals.afterEnd} />}
