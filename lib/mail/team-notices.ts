@@ -91,6 +91,21 @@ export interface KeyRecipient {
   periodSuffix: string;
 }
 
+/** Members with an address; each copy is its own, the maker's under the bare period, as notices were before teams. */
+function asRecipients(members: { userId: string; user: { email: string | null } }[], makerId: string): KeyRecipient[] {
+  return members.flatMap((member) =>
+    member.user.email
+      ? [
+          {
+            userId: member.userId,
+            email: member.user.email,
+            periodSuffix: member.userId === makerId ? "" : `:${member.userId}`,
+          },
+        ]
+      : [],
+  );
+}
+
 /**
  * Who is reminded that a key expires: someone responsible for renewing it. A
  * person's key reminds its maker, who alone holds its secret (a departure
@@ -108,13 +123,7 @@ export async function expiryRecipients(
       : { teamId: key.teamId, userId: key.userId },
     select: { userId: true, user: { select: { email: true } } },
   });
-  return members
-    .filter((member) => member.user.email)
-    .map((member) => ({
-      userId: member.userId,
-      email: member.user.email!,
-      periodSuffix: member.userId === key.userId ? "" : `:${member.userId}`,
-    }));
+  return asRecipients(members, key.userId);
 }
 
 /**
@@ -135,11 +144,5 @@ export async function keyRecipients(
     },
     select: { userId: true, user: { select: { email: true } } },
   });
-  return members
-    .filter((member) => member.user.email)
-    .map((member) => ({
-      userId: member.userId,
-      email: member.user.email!,
-      periodSuffix: member.userId === key.userId ? "" : `:${member.userId}`,
-    }));
+  return asRecipients(members, key.userId);
 }
