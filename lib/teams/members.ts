@@ -8,9 +8,10 @@ import { DEFAULT_GRACE, type GracePeriod } from "../keys/grace";
 import { handOverKey, rotateForDeparture, type HandedKey, type Handover, type RotatedKey } from "../keys/lifecycle";
 import { statusWhere } from "../keys/status";
 import { keyViewSelect, toKeyView } from "../keys/views";
-import { memberById, requirePermission, teamNotFound, type TeamMember } from "./membership";
+import { memberById, requirePermission, teamNotFound } from "./membership";
 import { can, serviceAccountKeyPermission, type Role } from "./roles";
 import { serviceAccountInTeam } from "./service-accounts";
+import { authorise, lockTeam } from "./team-lock";
 import { newTeamSlugSchema, proposeSlug, SLUG_MAX } from "./slug";
 import { teamNameSchema } from "./team-name";
 
@@ -29,12 +30,6 @@ export const LEFT_TEAM_REASON = "owner left the team";
 const refused = (message: string, field?: string) =>
   new DomainError("invalid_request", message, field ? { field } : {});
 
-async function lockTeam(tx: Tx, teamId: string) {
-  await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
-    throw teamNotFound();
-  });
-}
-
 /** Who acts on a team's members: a person (whose role is checked) or the operator CLI (no role). */
 export type MemberActor = Actor;
 
@@ -42,20 +37,6 @@ export type MemberActor = Actor;
 async function memberDetails(tx: Tx, userId: string) {
   const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
   return { user_id: userId, email: user?.email ?? null };
-}
-
-/** The acting person's membership, checked by `needs`; null for the operator, whom no role limits. */
-async function authorise(
-  tx: Tx,
-  actor: MemberActor,
-  teamId: string,
-  needs: (member: TeamMember) => void,
-): Promise<TeamMember | null> {
-  if ((actor.kind ?? "person") !== "person") return null;
-  const member = await memberById(actor.userId, teamId, tx);
-  if (!member) throw teamNotFound();
-  needs(member);
-  return member;
 }
 
 /**

@@ -4,7 +4,8 @@ import { db, type Db } from "../db";
 import { statusWhere } from "../keys/status";
 import { keyViewSelect, toKeyView, type KeyView } from "../keys/views";
 import { log } from "../log";
-import { memberById, requirePermission, teamNotFound } from "./membership";
+import { requirePermission, teamNotFound } from "./membership";
+import { authorise, lockTeam } from "./team-lock";
 import { isProductionKeyRule, outlivesPolicy, type TeamPolicy } from "./policies";
 
 // A team's policies in the database (the Team row's columns), read by every
@@ -50,14 +51,8 @@ const AUDIT_NAMES = {
  */
 export async function setTeamPolicy(actor: Actor, teamId: string, change: PolicyChange): Promise<TeamPolicy> {
   const { before, after } = await db.$transaction(async (tx: Tx) => {
-    await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
-      throw teamNotFound();
-    });
-    if ((actor.kind ?? "person") === "person") {
-      const member = await memberById(actor.userId, teamId, tx);
-      if (!member) throw teamNotFound();
-      requirePermission(member, "team.policies");
-    }
+    await lockTeam(tx, teamId);
+    await authorise(tx, actor, teamId, (member) => requirePermission(member, "team.policies"));
     const before = await readTeamPolicy(teamId, tx);
     const after: TeamPolicy = {
       productionKeys: change.productionKeys ?? before.productionKeys,

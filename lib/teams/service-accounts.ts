@@ -4,8 +4,9 @@ import { db, type Db } from "../db";
 import { DomainError } from "../domain-error";
 import { log } from "../log";
 import { statusWhere } from "../keys/status";
-import { memberById, requirePermission, teamNotFound } from "./membership";
+import { requirePermission, teamNotFound } from "./membership";
 import { shownNameSchema } from "./team-name";
+import { authorise, lockTeam } from "./team-lock";
 
 // Service accounts: named members of a team that are not people (CI, a
 // backend, a partner's integration). They own keys, made for them or handed to
@@ -67,14 +68,8 @@ export async function createServiceAccount(actor: Actor, teamId: string, name: s
   if (!parsed.success) throw refused(parsed.error.issues[0]!.message, "name");
   const made = await db.$transaction(async (tx: Tx) => {
     // The team's row lock, as every member change takes it: two creations of one name take turns.
-    await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
-      throw teamNotFound();
-    });
-    if ((actor.kind ?? "person") === "person") {
-      const member = await memberById(actor.userId, teamId, tx);
-      if (!member) throw teamNotFound();
-      requirePermission(member, "service_accounts.manage");
-    }
+    await lockTeam(tx, teamId);
+    await authorise(tx, actor, teamId, (member) => requirePermission(member, "service_accounts.manage"));
     const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { personalOfId: true } });
     if (team.personalOfId) throw refused("A personal team has no service accounts: make a team to use them.", "name");
     // A team with nobody in it was deleted: it stays so.
