@@ -6,13 +6,26 @@ import { DashboardNav, TeamSwitcher } from "@/components/teams/team-switcher";
 import { teamsOf } from "@/lib/teams/membership";
 import { optionalSession } from "@/lib/web/guard";
 import { stepUpMethods } from "@/lib/auth/step-up";
+import { requestLinks } from "@/lib/keys/key-request-views";
+import { can } from "@/lib/teams/roles";
 
 // Each page under this layout calls the session guard itself: a layout is
 // not re-run on client navigation, so it cannot be the check.
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await optionalSession();
   const methods = session ? await stepUpMethods(session.userId) : { password: true, twoFactor: false };
-  const teams = session ? await teamsOf(session.userId) : [];
+  const memberships = session ? await teamsOf(session.userId) : [];
+  // "Requests" in the navigation, with the number waiting for those who decide them (the pages check again).
+  const requests = session
+    ? await requestLinks(
+        session.userId,
+        memberships.map((team) => ({ id: team.id, decides: can(team.role, "keys.approve_requests") })),
+      )
+    : new Map<string, number | null>();
+  const teams = memberships.map((team) => ({
+    ...team,
+    requests: requests.has(team.id) ? { pending: requests.get(team.id) ?? null } : null,
+  }));
   return (
     <>
       <header className="border-b border-zinc-200 dark:border-zinc-800">

@@ -1,11 +1,11 @@
 import Link from "next/link";
-import { keyPath } from "@/lib/web/team-paths";
+import { keyPath, keyRequestPath } from "@/lib/web/team-paths";
 import { OPERATOR_USER_AGENT } from "@/lib/admin/operator-agent";
 import { Timestamp } from "@/components/ui/timestamp";
 import { describeUserAgent } from "@/lib/auth/user-agent";
 import { displayIp } from "@/lib/format-ip";
 import { absoluteTime } from "@/lib/format-time";
-import { KEY_ID_PATTERN } from "@/lib/keys/format";
+import { KEY_ID_PATTERN, KEY_REQUEST_ID_PATTERN } from "@/lib/keys/format";
 import type { ActivityEntry } from "@/lib/keys/queries";
 
 // The activity log as a list: each entry reads top to bottom on a phone and
@@ -20,6 +20,9 @@ const ACTION_TEXT: Record<string, string> = {
   "key.decoy_used": "Decoy key used",
   "key.restricted": "Key access changed",
   "key.transferred": "Key handed to a service account",
+  "key.requested": "Production key requested",
+  "key.request_approved": "Key request approved",
+  "key.request_denied": "Key request denied",
   "team.chain_started": "Team activity log started",
   "team.created": "Team created",
   "team.renamed": "Team renamed",
@@ -75,6 +78,13 @@ const keyLink = (slug: string, id: unknown) =>
     </Link>
   ) : null;
 
+const requestLink = (slug: string, id: unknown) =>
+  typeof id === "string" && KEY_REQUEST_ID_PATTERN.test(id) ? (
+    <Link href={keyRequestPath(slug, id)} className="font-mono">
+      {id}
+    </Link>
+  ) : null;
+
 /** Changes made with no one signed in: by a report, in the name of its source. */
 const REPORTERS: Record<string, string> = {
   "secret-scanning": "By Keyport, on GitHub's secret-scanning report",
@@ -94,10 +104,22 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
             </>
           )}
           {d.override_policy === true && <>; made by the operator past the team&apos;s policies</>}
+          {typeof d.request === "string" && (
+            <>, revealed by its requester after an admin approved {requestLink(slug, d.request)}</>
+          )}
         </>
       );
     case "team.policy_changed":
       return <PolicyChanges changes={d} />;
+    case "key.requested":
+    case "key.request_approved":
+    case "key.request_denied":
+      return (
+        <>
+          “<bdi>{String(d.label)}</bdi>”, {requestLink(slug, d.request)}
+          {typeof d.comment === "string" && <> · comment: {d.comment}</>}
+        </>
+      );
     case "key.renamed":
     case "team.renamed":
       return <Change from={d.from} to={d.to} />;

@@ -9,10 +9,19 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { createKeyAction, type KeyActionData } from "@/lib/web/actions/keys";
+import { requestKeyAction, type KeyRequestData } from "@/lib/web/actions/key-requests";
+import { Textarea } from "@/components/ui/textarea";
 import type { KeyEnvironment } from "@/lib/keys/format";
 import { DEFAULT_EXPIRY } from "@/lib/keys/expiry";
 import { can } from "@/lib/teams/roles";
-import { latestExpiry, PRODUCTION_KEY_REFUSAL, ruleAllowsProductionKey } from "@/lib/teams/policies";
+import {
+  KEY_REQUEST_DAYS,
+  KEY_REQUEST_REASON_MAX,
+  latestExpiry,
+  mustRequestProductionKey,
+  productionKeyRefusal,
+  ruleAllowsProductionKey,
+} from "@/lib/teams/policies";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";
 import { UNRESTRICTED } from "@/lib/keys/restrictions";
 import { RestrictionFields } from "./restriction-fields";
@@ -46,20 +55,30 @@ export function CreateKeyDialog({
   options,
   onClose,
   onDone,
+  onRequested,
   onCloseAutoFocus,
 }: {
   options: RestrictionOptions;
   onClose: () => void;
   onDone: (data: KeyActionData) => void;
+  /** A developer under "developers with approval" asked for a production key instead of making it. */
+  onRequested: (data: KeyRequestData) => void;
   onCloseAutoFocus: (event: Event) => void;
 }) {
   const team = useTeam();
-  const { pending, form, error, fieldError, value } = useActionForm(createKeyAction, { onSuccess: onDone });
+  const creating = useActionForm(createKeyAction, { onSuccess: onDone });
+  const requesting = useActionForm(requestKeyAction, { onSuccess: onRequested });
   // The team's policies, shown beside what they limit (the server applies them whatever this form sends).
-  // Production keys the rule keeps from this member (their role's own limits are the server's refusal to give).
+  // Production keys the rule keeps from this member (their role's own limits are the server's refusal to give),
+  // and production keys they ask for instead (lib/keys/key-requests.ts).
+  const asks = mustRequestProductionKey(team.policy.productionKeys, team.role);
   const productionByPolicy =
-    !can(team.role, "keys.create_prod") || ruleAllowsProductionKey(team.policy.productionKeys, team.role);
-  const [environment, setEnvironment] = useState<KeyEnvironment>(value("environment") === "prod" ? "prod" : "dev");
+    asks || !can(team.role, "keys.create_prod") || ruleAllowsProductionKey(team.policy.productionKeys, team.role);
+  const [environment, setEnvironment] = useState<KeyEnvironment>(
+    creating.value("environment") === "prod" || requesting.state ? "prod" : "dev",
+  );
+  const request = asks && environment === "prod";
+  const { pending, form, error, fieldError, value } = request ? requesting : creating;
   const maxDays = team.policy.maxLifetimeDays[environment];
   const choices = expiryChoices(maxDays, environment);
   const [expiry, setExpiry] = useState<string>(value("expiry") ?? choices.initial);
@@ -76,7 +95,7 @@ export function CreateKeyDialog({
     <Dialog
       open
       onOpenChange={(open) => !open && !pending && onClose()}
-      title="Create an API key"
+      title={request ? "Request a production key" : "Create an API key"}
       onCloseAutoFocus={onCloseAutoFocus}
     >
       <form {...form} className="flex flex-col gap-4" noValidate>
@@ -91,7 +110,7 @@ export function CreateKeyDialog({
           hint="What uses this key, e.g. “billing service”."
           error={fieldError("label")}
         />
-        {team.serviceAccounts.length > 0 && (
+        {team.serviceAccounts.length > 0 && !request && (
           <Select
             label="Belongs to"
             name="serviceAccount"
@@ -125,20 +144,42 @@ export function CreateKeyDialog({
           ))}
           {!productionByPolicy && (
             <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="production-policy">
-              {PRODUCTION_KEY_REFUSAL}
+              {productionKeyRefusal(team.policy.productionKeys)}
+            </p>
+          )}
+          {request && (
+            <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="production-policy">
+              This team&apos;s policy: a developer&apos;s production key needs an admin&apos;s approval. Your request
+              goes to the team&apos;s admins; once one approves, you reveal the key here within {KEY_REQUEST_DAYS} days,
+              and its secret is made then, for you alone.
             </p>
           )}
           {fieldError("environment") && (
             <p className="text-sm text-red-700 dark:text-red-300">{fieldError("environment")}</p>
           )}
         </fieldset>
-        <label className="flex min-h-8 items-start gap-2 text-sm">
-          <input type="checkbox" name="decoy" defaultChecked={value("decoy") === "on"} className="mt-1" />
-          <span>
-            <span className="font-medium">Decoy key</span>: it never works, and any use of it alerts you. Place it where
-            a real key would sit (a config file, a CI secret) to learn the moment that place leaks.
-          </span>
-        </label>
+        {request && (
+          <Textarea
+            label="Why the team needs it"
+            name="reason"
+            required
+            rows={3}
+            maxLength={KEY_REQUEST_REASON_MAX}
+            defaultValue={value("reason")}
+            hint={`The admins read this (at most ${KEY_REQUEST_REASON_MAX} characters). Never paste a key here.`}
+            error={fieldError("reason")}
+            className="font-sans"
+          />
+        )}
+        {!request && (
+          <label className="flex min-h-8 items-start gap-2 text-sm">
+            <input type="checkbox" name="decoy" defaultChecked={value("decoy") === "on"} className="mt-1" />
+            <span>
+              <span className="font-medium">Decoy key</span>: it never works, and any use of it alerts you. Place it
+              where a real key would sit (a config file, a CI secret) to learn the moment that place leaks.
+            </span>
+          </label>
+        )}
         <Select
           label="Expires"
           name="expiry"
@@ -190,7 +231,7 @@ export function CreateKeyDialog({
             Cancel
           </Button>
           <Button type="submit" disabled={pending}>
-            {pending ? "Creating…" : "Create key"}
+            {request ? (pending ? "Sending…" : "Send request") : pending ? "Creating…" : "Create key"}
           </Button>
         </DialogActions>
       </form>

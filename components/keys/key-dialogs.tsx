@@ -40,6 +40,8 @@ type Open = { kind: "create" } | { kind: KeyActionKind; key: KeyTarget };
 interface KeyDialogs {
   /** Opens a dialog; `trigger` gets focus back when it closes (if it is still on the page). */
   open: (what: Open, trigger: HTMLElement | null) => void;
+  /** Shows a new key's secret made elsewhere (a request's reveal), here above the page that may change under it. */
+  showSecret: (data: KeyActionData, trigger: HTMLElement | null) => void;
 }
 
 const KeyDialogsContext = createContext<KeyDialogs | null>(null);
@@ -91,7 +93,12 @@ function Dialogs({ options, children }: { options: RestrictionOptions; children:
     setTrigger(from);
     setCurrent({ ...what, round: Date.now() });
   }, []);
-  const value = useMemo(() => ({ open }), [open]);
+  const showSecret = useCallback((data: KeyActionData, from: HTMLElement | null) => {
+    setTrigger(from);
+    revealing.current = true;
+    setReveal({ ...data, leaked: false });
+  }, []);
+  const value = useMemo(() => ({ open, showSecret }), [open, showSecret]);
 
   const done = (kind: Open["kind"], data: KeyActionData) => {
     setCurrent(null);
@@ -119,6 +126,11 @@ function Dialogs({ options, children }: { options: RestrictionOptions; children:
           options={options}
           onClose={() => setCurrent(null)}
           onDone={(data) => done("create", data)}
+          onRequested={(data) => {
+            setCurrent(null);
+            toast(data.message);
+            router.push(data.href);
+          }}
           onCloseAutoFocus={afterClose}
         />
       )}

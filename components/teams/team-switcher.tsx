@@ -5,13 +5,15 @@ import { usePathname } from "next/navigation";
 import { DropdownMenu } from "radix-ui";
 import { popoverItemClasses, popoverPanelClasses } from "@/components/ui/popover-styles";
 import { isRole, can } from "@/lib/teams/roles";
-import { settingsPath, teamPath } from "@/lib/web/team-paths";
+import { keyRequestsPath, settingsPath, teamPath } from "@/lib/web/team-paths";
 
 export interface SwitcherTeam {
   slug: string;
   name: string;
   role: string;
   personal: boolean;
+  /** "Requests" for production keys, when worth a link: with the number waiting, for those who decide them. */
+  requests?: { pending: number | null } | null;
 }
 
 // A team's entry: its name over its role, left-aligned (the shared item look centres a single line).
@@ -88,6 +90,9 @@ export function DashboardNav({ teams }: { teams: SwitcherTeam[] }) {
   const items = [
     { title: "API keys", href: team ? teamPath(team.slug) : "/dashboard" },
     ...(team ? [{ title: "Members", href: `${teamPath(team.slug)}/members` }] : []),
+    ...(team?.requests
+      ? [{ title: "Requests", href: keyRequestsPath(team.slug), waiting: team.requests.pending }]
+      : []),
     ...(team && isRole(team.role) && can(team.role, "team.policies")
       ? [{ title: "Settings", href: settingsPath(team.slug) }]
       : []),
@@ -99,7 +104,18 @@ export function DashboardNav({ teams }: { teams: SwitcherTeam[] }) {
       <ul className="flex flex-wrap gap-4 text-sm font-medium">
         {items.map((item) => (
           <li key={item.title}>
-            <Link href={item.href}>{item.title}</Link>
+            <Link href={item.href}>
+              {item.title}
+              {"waiting" in item && item.waiting ? (
+                <span
+                  className="ml-1 rounded-full bg-indigo-600 px-1.5 py-0.5 text-xs font-semibold text-white no-underline dark:bg-indigo-400 dark:text-zinc-950"
+                  data-testid="requests-badge"
+                >
+                  {item.waiting}
+                  <span className="sr-only"> waiting for a decision</span>
+                </span>
+              ) : null}
+            </Link>
           </li>
         ))}
       </ul>

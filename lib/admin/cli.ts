@@ -32,6 +32,7 @@ import {
   listServiceAccountsCommand,
   removeMemberCommand,
   setRoleCommand,
+  keyRequestsCommand,
   teamPolicyCommand,
 } from "./team-commands";
 import { createKeyCommand, keyUsageCommand, listKeysCommand, revokeKeyCommand, updateKeyCommand } from "./key-commands";
@@ -56,7 +57,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         rotated (the person still knows their secrets); prints
                                         their ids
   team:members --team SLUG              prints the team's members and roles as JSON
-  team:policy --team SLUG [--production-keys admins|developers]
+  team:policy --team SLUG [--production-keys admins|approval|developers]
               [--max-lifetime-days-prod N|none] [--max-lifetime-days-dev N|none]
                                         sets the policies given (N: 7 to 365 days; audited),
                                         prints the team's policies as JSON
@@ -68,12 +69,15 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
              [--scopes S] [--allow-ip IPS] [--rate-limit N] [--override-policy]
                                         prints only the new secret; refuses what the team's
                                         policies refuse (a developer's production key under
-                                        "admins", an expiry past the maximum)
+                                        "admins" or "approval", an expiry past the maximum)
                                         unless given --override-policy, which the key's
                                         activity records
   key:create --team SLUG --service-account NAME [--email E] --env dev|prod --label L ...
                                         a key of that service account, made in the name of
                                         --email, or of the team's longest-standing owner
+  key:requests --team SLUG              prints the team's requests for production keys that
+                                        wait for a decision, oldest first, as JSON (no secret:
+                                        a request holds none)
   key:update --id KEY_ID [--scopes S] [--allow-ip IPS|none] [--rate-limit N|default]
                                         changes only the restrictions given (at least one),
                                         prints the key's id and restrictions as JSON
@@ -146,6 +150,7 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "team:remove-member": removeMemberCommand,
   "team:members": membersCommand,
   "team:policy": teamPolicyCommand,
+  "key:requests": keyRequestsCommand,
   "service-account:create": createServiceAccountCommand,
   "service-account:list": listServiceAccountsCommand,
   "key:create": createKeyCommand,

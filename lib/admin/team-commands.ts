@@ -11,6 +11,11 @@ import type { TeamPolicy } from "../teams/policies";
 import { cliLifetimeDaysSchema, productionKeyRuleSchema } from "../teams/policy.schema";
 import { readTeamPolicy, setTeamPolicy, type PolicyChange } from "../teams/policy-store";
 import { teamSlugSchema } from "../teams/slug";
+import { listKeyRequests } from "../keys/key-request-views";
+import { describeRestrictions } from "../keys/restrictions";
+
+/** Enough for every waiting request: each member may have at most PENDING_REQUEST_CAP (lib/keys/key-requests.ts). */
+const PENDING_LIST_MAX = 1_000;
 import { NotFoundError, OPERATOR, required, userByEmail, type Flags } from "./command-support";
 
 // The team commands. The operator is not a member and no role limits it; the
@@ -153,7 +158,7 @@ const printablePolicy = (slug: string, policy: TeamPolicy) => ({
 });
 
 /**
- * team:policy --team SLUG [--production-keys admins|developers] [--max-lifetime-days-prod N|none]
+ * team:policy --team SLUG [--production-keys admins|approval|developers] [--max-lifetime-days-prod N|none]
  * [--max-lifetime-days-dev N|none]: sets the policies given (audited), then prints them all.
  */
 export async function teamPolicyCommand(flags: Flags) {
@@ -173,4 +178,26 @@ export async function teamPolicyCommand(flags: Flags) {
       : // Audited as the operator's, as its service accounts and invitations are (no member's name).
         await setTeamPolicy(OPERATOR(""), team.id, change);
   return printablePolicy(team.slug, policy);
+}
+
+/** key:requests --team SLUG: the requests for production keys waiting for a decision, oldest first. */
+export async function keyRequestsCommand(flags: Flags) {
+  const team = await teamBySlug(flags);
+  const now = new Date();
+  const pending = (await listKeyRequests(team.id, { take: PENDING_LIST_MAX }, now)).filter(
+    (request) => request.state === "pending",
+  );
+  return {
+    team: team.slug,
+    pending: pending.map((request) => ({
+      id: request.id,
+      label: request.label,
+      requested_by: request.requester.email,
+      requested_at: request.createdAt.toISOString(),
+      decide_by: request.decideBy.toISOString(),
+      reason: request.reason,
+      expires_at: request.expiresAt?.toISOString() ?? null,
+      ...describeRestrictions(request.restrictions),
+    })),
+  };
 }

@@ -45,3 +45,5 @@ export function newKeyId(): string {
 }
 
 export const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16}$/;
+/** A request for a production key (lib/keys/key-requests.ts): "req_" and 24 base62 characters (lib/ids.ts). */
+export const KEY_REQUEST_ID_PATTERN = /^req_[0-9A-Za-z]{24}$/;

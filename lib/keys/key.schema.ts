@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { teamSlugSchema } from "../teams/slug";
 import { EXPIRY_CHOICES } from "./expiry";
-import { KEY_ENVIRONMENTS, KEY_ID_PATTERN } from "./format";
+import { KEY_ENVIRONMENTS, KEY_ID_PATTERN, KEY_REQUEST_ID_PATTERN } from "./format";
 import { holdsApiKey } from "./key-in-text";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS, ENCODED_WORD } from "../text";
 import { gracePeriodSchema } from "./grace";
@@ -9,6 +9,7 @@ import { parseAllowlist } from "./ip-allowlist";
 import type { KeyRestrictions } from "./restrictions";
 import { scopeField } from "./scope-field";
 import { READ_ONLY_SCOPES, SCOPE_NAMES } from "./scopes";
+import { KEY_REQUEST_REASON_MAX } from "../teams/policies";
 
 export const labelSchema = z
   .string({ error: "Give the key a label." })
@@ -93,55 +94,122 @@ export const updateRestrictionsSchema = z
     return restrictions === z.NEVER ? z.NEVER : { keyId: input.keyId, restrictions };
   });
 
-export const createKeySchema = z
+/** Text a person writes for others to read (a request's reason, a decision's comment): lines, but no controls. */
+const LINE_BREAKS = /\r\n?/g;
+const CONTROLS_BUT_LINE_BREAKS = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/;
+export const noteText = (max: number, missing = "Write something here.") =>
+  z
+    .string({ error: missing })
+    .trim()
+    .max(max, `Keep it to ${max} characters or fewer.`)
+    .refine(
+      (text) => !CONTROLS_BUT_LINE_BREAKS.test(text.replace(LINE_BREAKS, "\n")),
+      "It cannot contain control characters.",
+    )
+    .refine((text) => !BIDI_CONTROLS.test(text), "It cannot contain text-direction control characters.")
+    // Mailed, and kept in the team's activity: never a key.
+    .refine((text) => !holdsApiKey(text), "It cannot contain an API key.");
+
+const createKeyFields = {
+  label: labelSchema,
+  environment: z.enum(KEY_ENVIRONMENTS, { error: "Choose Development or Production." }),
+  expiry: z.enum(EXPIRY_CHOICES, { error: "Choose when the key expires." }),
+  expiryDate: z.string().optional(),
+  // A checkbox: "on" when ticked, absent otherwise.
+  decoy: z.literal("on").optional(),
+  // The team that will own the key (its slug, from the page's form); the person's personal team when absent.
+  team: teamSlugSchema.optional(),
+  // Who in the team owns it: "self" (or absent) for the person making it, else one of the team's service accounts.
+  serviceAccount: z.string().max(64, "Choose one of this team's service accounts.").optional(),
+  ...restrictionFields,
+};
+
+type CreateKeyInput = z.output<z.ZodObject<typeof createKeyFields>>;
+
+/** The create form's fields as a new key: its expiry as a moment, its restrictions; or the issues, on their fields. */
+function toNewKey(input: CreateKeyInput, ctx: z.RefinementCtx) {
+  let expiresAt: Date | null = null;
+  if (input.expiry === "30" || input.expiry === "90") {
+    expiresAt = new Date(Date.now() + Number(input.expiry) * DAY_MS);
+  } else if (input.expiry === "date") {
+    const match = /^\d{4}-\d{2}-\d{2}$/.exec(input.expiryDate ?? "");
+    // The key works through the whole chosen day (UTC).
+    const date = match ? new Date(`${input.expiryDate}T23:59:59.999Z`) : null;
+    // A day that does not exist (31 February) would roll over into the next month.
+    if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== input.expiryDate) {
+      ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "Pick an expiry date." });
+      return z.NEVER;
+    }
+    if (date.getTime() <= Date.now()) {
+      ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "The expiry date must be in the future." });
+      return z.NEVER;
+    }
+    if (date.getTime() > Date.now() + MAX_EXPIRY_DAYS * DAY_MS) {
+      ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "Pick a date within five years." });
+      return z.NEVER;
+    }
+    expiresAt = date;
+  }
+  const restrictions = toRestrictions(input, ctx);
+  if (restrictions === z.NEVER) return z.NEVER;
+  return {
+    label: input.label,
+    environment: input.environment,
+    expiresAt,
+    restrictions,
+    decoy: input.decoy === "on",
+    team: input.team,
+    serviceAccountId: input.serviceAccount && input.serviceAccount !== "self" ? input.serviceAccount : undefined,
+  };
+}
+
+export const createKeySchema = z.object(createKeyFields).transform(toNewKey);
+
+/**
+ * A developer's request for a production key (lib/keys/key-requests.ts): the create form's fields, for a key of the
+ * person asking (never a service account's), and why they need it.
+ */
+export const keyRequestSchema = z
   .object({
-    label: labelSchema,
-    environment: z.enum(KEY_ENVIRONMENTS, { error: "Choose Development or Production." }),
-    expiry: z.enum(EXPIRY_CHOICES, { error: "Choose when the key expires." }),
-    expiryDate: z.string().optional(),
-    // A checkbox: "on" when ticked, absent otherwise.
-    decoy: z.literal("on").optional(),
-    // The team that will own the key (its slug, from the page's form); the person's personal team when absent.
-    team: teamSlugSchema.optional(),
-    // Who in the team owns it: "self" (or absent) for the person making it, else one of the team's service accounts.
-    serviceAccount: z.string().max(64, "Choose one of this team's service accounts.").optional(),
-    ...restrictionFields,
+    ...createKeyFields,
+    team: teamSlugSchema,
+    reason: noteText(KEY_REQUEST_REASON_MAX, "Say why the team needs this key.").min(
+      1,
+      "Say why the team needs this key.",
+    ),
   })
   .transform((input, ctx) => {
-    let expiresAt: Date | null = null;
-    if (input.expiry === "30" || input.expiry === "90") {
-      expiresAt = new Date(Date.now() + Number(input.expiry) * DAY_MS);
-    } else if (input.expiry === "date") {
-      const match = /^\d{4}-\d{2}-\d{2}$/.exec(input.expiryDate ?? "");
-      // The key works through the whole chosen day (UTC).
-      const date = match ? new Date(`${input.expiryDate}T23:59:59.999Z`) : null;
-      // A day that does not exist (31 February) would roll over into the next month.
-      if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== input.expiryDate) {
-        ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "Pick an expiry date." });
-        return z.NEVER;
-      }
-      if (date.getTime() <= Date.now()) {
-        ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "The expiry date must be in the future." });
-        return z.NEVER;
-      }
-      if (date.getTime() > Date.now() + MAX_EXPIRY_DAYS * DAY_MS) {
-        ctx.addIssue({ code: "custom", path: ["expiryDate"], message: "Pick a date within five years." });
-        return z.NEVER;
-      }
-      expiresAt = date;
-    }
-    const restrictions = toRestrictions(input, ctx);
-    if (restrictions === z.NEVER) return z.NEVER;
+    const key = toNewKey({ ...input, environment: "prod", decoy: undefined, serviceAccount: undefined }, ctx);
+    if (key === z.NEVER) return z.NEVER;
     return {
-      label: input.label,
-      environment: input.environment,
-      expiresAt,
-      restrictions,
-      decoy: input.decoy === "on",
       team: input.team,
-      serviceAccountId: input.serviceAccount && input.serviceAccount !== "self" ? input.serviceAccount : undefined,
+      label: key.label,
+      expiresAt: key.expiresAt,
+      restrictions: key.restrictions,
+      reason: input.reason,
     };
   });
+
+export const keyRequestIdSchema = z.string().regex(KEY_REQUEST_ID_PATTERN, "That request id is not valid.");
+
+/** An admin's decision on a request: a denial says why (the requester reads it), an approval may. */
+export const decideKeyRequestSchema = z
+  .object({
+    team: teamSlugSchema,
+    requestId: keyRequestIdSchema,
+    decision: z.enum(["approve", "deny"], { error: "Choose Approve or Deny." }),
+    comment: noteText(KEY_REQUEST_REASON_MAX).optional(),
+  })
+  .transform((input, ctx) => {
+    const comment = input.comment ? input.comment : null;
+    if (input.decision === "deny" && !comment) {
+      ctx.addIssue({ code: "custom", path: ["comment"], message: "Say why you deny it: the developer reads this." });
+      return z.NEVER;
+    }
+    return { team: input.team, requestId: input.requestId, approve: input.decision === "approve", comment };
+  });
+
+export const revealKeyRequestSchema = z.object({ team: teamSlugSchema, requestId: keyRequestIdSchema });
 
 export const renameKeySchema = z.object({ keyId: keyIdSchema, label: labelSchema });
 

@@ -17,9 +17,11 @@ import {
 import {
   lifetimeRefusal,
   mayReplaceKey,
-  PRODUCTION_KEY_REFUSAL,
+  PRODUCTION_ROTATION_REFUSAL,
+  productionKeyRefusal,
   rotatedExpiry,
   ruleAllowsProductionKey,
+  ruleAllowsReplacement,
 } from "../teams/policies";
 import { readTeamPolicy } from "../teams/policy-store";
 import { canManageKey, can, serviceAccountKeyPermission, type Role } from "../teams/roles";
@@ -110,10 +112,24 @@ async function findKeyAndRole(tx: Tx, actor: Actor, teamId: string, publicId: st
 async function refuseRotationByPolicy(tx: Tx, teamId: string, key: { environment: string }, role: Role | null) {
   if (role === null || key.environment !== "prod") return;
   const { productionKeys } = await readTeamPolicy(teamId, tx);
-  if (!ruleAllowsProductionKey(productionKeys, role)) throw keyRefused(PRODUCTION_KEY_REFUSAL);
+  if (!ruleAllowsReplacement(productionKeys, role)) throw keyRefused(PRODUCTION_ROTATION_REFUSAL);
 }
 
-interface NewKey {
+/**
+ * Every key that still works counts, a rotated one in its grace period too. Rotation and leak reports are not capped:
+ * once the grace ends they leave the number of keys in use as it was.
+ */
+export async function refuseAboveKeyCap(tx: Tx, team: { id: string; personal: boolean }, now: Date) {
+  const inUse = await tx.apiKey.count({ where: { teamId: team.id, ...statusWhere("usable", now) } });
+  if (inUse < ACTIVE_KEY_CAP) return;
+  throw keyRefused(
+    team.personal
+      ? `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`
+      : `This team already has ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key it no longer uses, then create this one.`,
+  );
+}
+
+export interface NewKey {
   label: string;
   environment: KeyEnvironment;
   expiresAt: Date | null;
@@ -136,7 +152,7 @@ export interface RestrictionPolicy {
  * error names the default); the operator's can be anything up to
  * MAX_RATE_LIMIT.
  */
-function refuseLimitAboveDefault(
+export function refuseLimitAboveDefault(
   restrictions: KeyRestrictions,
   environment: KeyEnvironment,
   policy: RestrictionPolicy,
@@ -160,7 +176,7 @@ function refuseLimitAboveDefault(
 }
 
 /** A key's owners: the team it belongs to, the member who made it, and the service account that owns it, if one does. */
-interface KeyOwners {
+export interface KeyOwners {
   teamId: string;
   userId: string;
   serviceAccountId: string | null;
@@ -182,7 +198,7 @@ function replacementOwners(actor: Actor, old: KeyOwners): KeyOwners {
     : { teamId: old.teamId, userId: old.userId, serviceAccountId: old.serviceAccountId };
 }
 
-async function insertKey(tx: Tx, owners: KeyOwners, input: NewKey, now: Date) {
+export async function insertKey(tx: Tx, owners: KeyOwners, input: NewKey, now: Date) {
   const secret = generateApiKey(input.environment);
   const row = await tx.apiKey.create({
     data: {
@@ -261,22 +277,13 @@ export async function createKey(
     const lifetime = input.decoy ? null : lifetimeRefusal(teamPolicy, input.environment, input.expiresAt, now);
     const refusal =
       input.environment === "prod" && !ruleAllowsProductionKey(teamPolicy.productionKeys, member.role)
-        ? { message: PRODUCTION_KEY_REFUSAL, field: "environment" }
+        ? { message: productionKeyRefusal(teamPolicy.productionKeys), field: "environment" }
         : lifetime
           ? { message: lifetime, field: "expiry" }
           : null;
     const overridden = refusal !== null && Boolean(policy.overrideTeamPolicy) && (actor.kind ?? "person") !== "person";
     if (refusal && !overridden) throw keyRefused(refusal.message, refusal.field);
-    // Every key that still works counts, a rotated one in its grace period too. Rotation and leak reports
-    // are not capped: once the grace ends they leave the number of keys in use as it was.
-    const inUse = await tx.apiKey.count({ where: { teamId, ...statusWhere("usable", now) } });
-    if (inUse >= ACTIVE_KEY_CAP) {
-      throw keyRefused(
-        member.team.personal
-          ? `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`
-          : `This team already has ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key it no longer uses, then create this one.`,
-      );
-    }
+    await refuseAboveKeyCap(tx, member.team, now);
     const rateLimitByOperator = Boolean(policy.allowAboveDefaultLimit) && restrictions.rateLimit !== null;
     const fields = {
       label: input.label,

@@ -70,6 +70,27 @@ export interface MailData {
     by: string | null;
     when: string;
   };
+  key_requested: {
+    team: string;
+    slug: string;
+    requestId: string;
+    label: string;
+    by: string | null;
+    reason: string;
+    /** When the request stops waiting for a decision, UTC. */
+    decideBy: string;
+  };
+  key_request_decided: {
+    team: string;
+    slug: string;
+    requestId: string;
+    label: string;
+    decision: "approved" | "denied";
+    by: string | null;
+    comment: string | null;
+    /** After an approval: when the key can no longer be revealed, UTC. */
+    revealBy: string | null;
+  };
 }
 
 export type MailKind = keyof MailData;
@@ -89,6 +110,9 @@ const fromWhere = (ip: string | null, browser: string | null) =>
 
 const keyName = (data: { label: string; keyId: string; environment: string }) =>
   `"${data.label}" (${data.keyId}, ${data.environment === "prod" ? "production" : "development"})`;
+
+const requestLink = (base: string, data: { slug: string; requestId: string }) =>
+  `${base}/dashboard/${data.slug}/requests/${data.requestId}`;
 
 type Renderers = { [K in MailKind]: (data: MailData[K], base: string, link: string | null) => RenderedMail };
 
@@ -199,6 +223,20 @@ const renderers: Renderers = {
         ? `The production key ${keyName(data)} was created in the team "${data.team}"`
         : `The key ${keyName(data)} of the team "${data.team}" was reported leaked and revoked`
     }${data.by ? ` by ${data.by}` : ""} at ${data.when} UTC. You get this as an admin or owner of the team.\n\nSee the key and its activity: ${base}/dashboard/${data.slug}/keys/${data.keyId}`,
+  }),
+  key_requested: (data, base) => ({
+    subject: `Production key requested in ${data.team}: ${data.label}`,
+    text: `${data.by ?? "A developer"} asks for a production key "${data.label}" in the team "${data.team}". You get this as an admin or owner of the team.\n\nTheir reason:\n${data.reason}\n\nOpening this link only shows the request; approving or denying it takes a button and your fresh sign-in. It waits until ${data.decideBy} UTC, then expires.\n${requestLink(base, data)}\n\nNo admin ever sees the key's secret: it is made when the developer reveals it.`,
+  }),
+  key_request_decided: (data, base) => ({
+    subject: `Your production key request was ${data.decision}: ${data.label}`,
+    text: `${data.by ?? "An admin"} ${data.decision} your request for the production key "${data.label}" in the team "${data.team}".${
+      data.comment ? `\n\nTheir comment:\n${data.comment}` : ""
+    }${
+      data.decision === "approved"
+        ? `\n\nReveal the key once, before ${data.revealBy} UTC (you will be asked to confirm it's you); its secret is made at that moment and shown only to you:\n${requestLink(base, data)}`
+        : `\n\nSee the request: ${requestLink(base, data)}`
+    }`,
   }),
   revoked_key_used: (data, base) => ({
     subject: `A revoked key is still being used: ${data.label}`,

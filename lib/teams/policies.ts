@@ -7,7 +7,7 @@ import { can, canManageKey, type Role } from "./roles";
 type Environment = "dev" | "prod";
 
 /** Who may create a team's production keys. Admins and owners create them under every rule. */
-export const PRODUCTION_KEY_RULES = ["admins", "developers"] as const;
+export const PRODUCTION_KEY_RULES = ["admins", "approval", "developers"] as const;
 export type ProductionKeyRule = (typeof PRODUCTION_KEY_RULES)[number];
 
 export function isProductionKeyRule(value: unknown): value is ProductionKeyRule {
@@ -18,6 +18,11 @@ export const PRODUCTION_KEY_RULE_TEXT: Record<ProductionKeyRule, { label: string
   admins: {
     label: "Admins only",
     sentence: "Only admins and owners create production keys in this team, and only they rotate one.",
+  },
+  approval: {
+    label: "Developers with approval",
+    sentence:
+      "Admins and owners create production keys; a developer requests one, and reveals its secret once an admin has approved.",
   },
   developers: {
     label: "Developers",
@@ -48,7 +53,7 @@ export const POLICY_DESCRIPTIONS = [
     options: PRODUCTION_KEY_RULES.map((rule) => PRODUCTION_KEY_RULE_TEXT[rule].label).join(", "),
     default: PRODUCTION_KEY_RULE_TEXT[DEFAULT_POLICY.productionKeys].label,
     effect:
-      "Who creates production keys. Under “Admins only” a developer can neither create nor rotate one, and reporting one leaked revokes it without making a replacement for them.",
+      "Who creates production keys. Under “Admins only” a developer can neither create nor rotate one, and reporting one leaked revokes it without making a replacement for them. Under “Developers with approval” a developer requests one (label, access, expiry and a reason); an admin approves or denies it with a fresh sign-in, and the developer alone reveals its secret, generated at that moment, within 7 days. A developer still rotates a production key they manage, since its access was approved already.",
   },
   {
     name: "Maximum lifetime of production keys",
@@ -74,6 +79,20 @@ export function ruleAllowsProductionKey(rule: ProductionKeyRule, role: Role): bo
   return rule === "developers" || can(role, "keys.manage_any_prod");
 }
 
+/** Whether this member asks for a production key instead of making one: a developer under "developers with approval". */
+export function mustRequestProductionKey(rule: ProductionKeyRule, role: Role): boolean {
+  return rule === "approval" && can(role, "keys.create_prod") && !can(role, "keys.manage_any_prod");
+}
+
+/**
+ * Whether the rule lets this member be handed a new secret of a production key they may change (a rotation, a leak
+ * report's replacement). Only "admins only" keeps it from developers: under "developers with approval" the key's
+ * access was approved already, and a leaked key must not wait for an admin to be replaced.
+ */
+export function ruleAllowsReplacement(rule: ProductionKeyRule, role: Role): boolean {
+  return rule !== "admins" || can(role, "keys.manage_any_prod");
+}
+
 /**
  * Whether a member is handed a new secret of this key, by rotating it or by reporting it leaked: their role must let
  * them change it (canManageKey), and for a production key the team's rule must let them make one.
@@ -83,12 +102,24 @@ export function mayReplaceKey(
   key: { environment: "dev" | "prod"; userId: string; serviceAccountId?: string | null },
   rule: ProductionKeyRule,
 ): boolean {
-  return canManageKey(member, key) && (key.environment === "dev" || ruleAllowsProductionKey(rule, member.role));
+  return canManageKey(member, key) && (key.environment === "dev" || ruleAllowsReplacement(rule, member.role));
 }
 
-/** The refusal's sentence for a member whose production key the team's rule does not allow. */
-export const PRODUCTION_KEY_REFUSAL =
-  "This team's policy: only admins and owners create production keys. Ask an admin of the team.";
+/** The refusal's sentence for a member whose production key the team's rule does not allow, by the rule. */
+export function productionKeyRefusal(rule: ProductionKeyRule): string {
+  return rule === "approval"
+    ? "This team's policy: a developer's production key needs an admin's approval. Request it instead."
+    : "This team's policy: only admins and owners create production keys. Ask an admin of the team.";
+}
+
+/** The refusal of a rotation (a new secret) the rule does not allow. */
+export const PRODUCTION_ROTATION_REFUSAL =
+  "This team's policy: only admins and owners create production keys, and only they rotate one. Ask an admin of the team.";
+
+/** How long a key request waits for a decision, and how long an approved one waits to be revealed. */
+export const KEY_REQUEST_DAYS = 7;
+/** The longest reason a request may give. */
+export const KEY_REQUEST_REASON_MAX = 500;
 
 const DAY_MS = 86_400_000;
 

@@ -16,6 +16,8 @@ export const PERMISSIONS = {
   "keys.manage_own_prod": "Rename, rotate, revoke and edit the access of production keys they created",
   "keys.manage_any_prod":
     "Rename, rotate, revoke and edit the access of any production key, and create production keys for service accounts",
+  "keys.approve_requests":
+    "Approve or deny a developer’s request for a production key (under the policy “Developers with approval”)",
   "activity.origin":
     "See where each change came from (address and browser), and download the activity log with its hashes",
   "members.view": "See the team's members and their roles",
@@ -39,6 +41,7 @@ const DEVELOPER: readonly Permission[] = [
 const ADMIN: readonly Permission[] = [
   ...DEVELOPER,
   "keys.manage_any_prod",
+  "keys.approve_requests",
   "activity.origin",
   "members.manage",
   "service_accounts.manage",

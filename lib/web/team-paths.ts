@@ -7,6 +7,8 @@ export const keyPath = (slug: string, keyId: string) => `/dashboard/${slug}/keys
 export const activityPath = (slug: string) => `/dashboard/${slug}/activity`;
 export const membersPath = (slug: string) => `/dashboard/${slug}/members`;
 export const settingsPath = (slug: string) => `/dashboard/${slug}/settings`;
+export const keyRequestsPath = (slug: string) => `/dashboard/${slug}/requests`;
+export const keyRequestPath = (slug: string, requestId: string) => `/dashboard/${slug}/requests/${requestId}`;
 
 /** A path with a page's query string kept, for the redirects from links made before teams. */
 export function withQuery(path: string, query: Record<string, string | string[] | undefined>): string {

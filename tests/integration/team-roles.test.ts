@@ -27,6 +27,10 @@ import {
 } from "@/lib/web/actions/teams";
 import { createServiceAccount } from "@/lib/teams/service-accounts";
 import { inviteMember } from "@/lib/teams/invitations";
+import { decideKeyRequestAction, requestKeyAction, revealKeyRequestAction } from "@/lib/web/actions/key-requests";
+import { decideKeyRequest, requestProductionKey } from "@/lib/keys/key-requests";
+import { UNRESTRICTED } from "@/lib/keys/restrictions";
+import { mustRequestProductionKey } from "@/lib/teams/policies";
 import { inviteMemberAction, resendInvitationAction, revokeInvitationAction } from "@/lib/web/actions/invitations";
 import { bareAccount } from "../helpers/bare-account";
 import { actAs as signInAs, formOf as form } from "../helpers/next-request";
@@ -38,6 +42,8 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 type Who = Role | "outsider";
 const WHO: readonly Who[] = [...ROLES, "outsider"];
 
+/** A member acting in their own name, outside the dashboard: their role is checked. */
+const asPerson = (userId: string) => ({ userId, ip: null, userAgent: "test", kind: "person" as const });
 const operator = (userId: string) => ({ userId, ip: null, userAgent: "test", kind: "operator" as const });
 
 interface Team {
@@ -366,6 +372,73 @@ describe("setting the team's policies, for every role and for someone outside th
   }
 });
 
+describe("requests for production keys, for every role and for someone outside the team", () => {
+  // Under "developers with approval" (lib/keys/key-requests.ts); put back after each case, since the other cases
+  // make developers' production keys.
+  const underApproval = async (work: () => Promise<void>) => {
+    await db.team.update({ where: { id: team.id }, data: { productionKeys: "approval" } });
+    try {
+      await work();
+    } finally {
+      await db.team.update({ where: { id: team.id }, data: { productionKeys: "developers" } });
+    }
+  };
+  const asked = () =>
+    requestProductionKey(asPerson(team.people.developer.id), team.id, {
+      label: "asked",
+      expiresAt: null,
+      restrictions: UNRESTRICTED,
+      reason: "for the roles test",
+    });
+  const refusal = (who: Who) =>
+    who === "outsider" ? /not found/ : /Your role in this team|directly|Only the developer/;
+
+  for (const who of WHO) {
+    it(`${who}: ask for a production key`, () =>
+      underApproval(async () => {
+        await signInAs(team.people[who].id);
+        const before = await db.keyRequest.count({ where: { teamId: team.id } });
+        const result = await requestKeyAction(
+          null,
+          form({ team: team.slug, label: `asked by ${who}`, environment: "prod", expiry: "90", reason: "why" }),
+        );
+        const r = role(who);
+        const allowed = r !== null && mustRequestProductionKey("approval", r);
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+        expect(await db.keyRequest.count({ where: { teamId: team.id } })).toBe(before + (allowed ? 1 : 0));
+        if (!allowed) expect(result.ok ? "" : result.error).toMatch(refusal(who));
+      }));
+
+    it(`${who}: approve a request`, () =>
+      underApproval(async () => {
+        const { id: requestId } = await asked();
+        await signInAs(team.people[who].id);
+        const result = await decideKeyRequestAction(null, form({ team: team.slug, requestId, decision: "approve" }));
+        const r = role(who);
+        // Never their own: the developer asked.
+        const allowed = r !== null && can(r, "keys.approve_requests") && who !== "developer";
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+        const row = await db.keyRequest.findUniqueOrThrow({ where: { publicId: requestId } });
+        expect(row.status).toBe(allowed ? "approved" : "pending");
+        if (!allowed) expect(result.ok ? "" : result.error).toMatch(refusal(who));
+      }));
+
+    it(`${who}: reveal an approved request's key`, () =>
+      underApproval(async () => {
+        const { id: requestId } = await asked();
+        await decideKeyRequest(asPerson(team.people.admin.id), team.id, requestId, { approve: true, comment: null });
+        await signInAs(team.people[who].id);
+        const result = await revealKeyRequestAction(null, form({ team: team.slug, requestId }));
+        // Only the one who asked.
+        const allowed = who === "developer";
+        expect(result.ok, JSON.stringify(result)).toBe(allowed);
+        const row = await db.keyRequest.findUniqueOrThrow({ where: { publicId: requestId } });
+        expect(row.status).toBe(allowed ? "revealed" : "approved");
+        if (!allowed) expect(result.ok ? "" : result.error).toMatch(refusal(who));
+      }));
+  }
+});
+
 describe("deleting the team, for every role and for someone outside the team", () => {
   for (const who of WHO) {
     it(`${who}: delete the team`, async () => {
@@ -433,6 +506,12 @@ describe("the table, pinned by hand", () => {
 
   it("admins and owners set the team's policies; developers and viewers do not", () => {
     expect(ROLES.filter((r) => can(r, "team.policies"))).toEqual(["admin", "owner"]);
+  });
+
+  it("admins and owners decide requests for production keys; under approval only a developer asks", () => {
+    expect(ROLES.filter((r) => can(r, "keys.approve_requests"))).toEqual(["admin", "owner"]);
+    expect(ROLES.filter((r) => mustRequestProductionKey("approval", r))).toEqual(["developer"]);
+    expect(ROLES.filter((r) => mustRequestProductionKey("developers", r))).toEqual([]);
   });
 
   it("an admin manages every key and members, but not owners; only an owner renames or deletes the team", () => {
