@@ -55,9 +55,13 @@ export function DecideRequestForm({ team, requestId }: { team: string; requestId
 /** The requester's one reveal: the secret is made by this action and shown in the team's one-time dialog. */
 export function RevealRequestForm({ team, requestId }: { team: string; requestId: string }) {
   const dialogs = useKeyDialogs();
+  const router = useRouter();
   const { pending, form, error } = useActionForm(revealKeyRequestAction, {
-    // The dialog sits in the team's layout: this page redraws under it (the request is now revealed).
-    onSuccess: (data) => dialogs.showSecret(data, null),
+    // The dialog sits in the team's layout, so the page can then redraw under it (the request is now revealed).
+    onSuccess: (data) => {
+      dialogs.showSecret(data, null);
+      router.refresh();
+    },
   });
   return (
     <form {...form} className="mt-4 flex flex-col gap-3" noValidate>

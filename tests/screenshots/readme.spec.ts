@@ -173,3 +173,64 @@ test("a team's settings and its policies in the key form, at 1280 and 390 px, li
   }
   await developerContext.close();
 });
+
+test("a request for a production key: the dialog, the pending request and the reveal, at 1280 and 390 px, light and dark", async ({
+  page: admin,
+  browser,
+}) => {
+  const adminEmail = uniqueEmail("approver");
+  const developerEmail = uniqueEmail("requester");
+  await signUp(admin, adminEmail);
+  const developerContext = await browser.newContext();
+  const developer = await developerContext.newPage();
+  await signUp(developer, developerEmail);
+  const slug = await e2eTeam(TEAM_NAME.slice(0, 64), adminEmail, [[developerEmail, "developer"]]);
+  await e2eAdmin(["team:policy", "--team", slug, "--production-keys", "approval", "--max-lifetime-days-prod", "90"]);
+  const reason =
+    "Le service de facturation passe en production lundi; 東京 region first. The payment provider calls our webhook with this key, read-only.";
+  const combos = (["light", "dark"] as const).flatMap((colorScheme) =>
+    [1280, 390].map((width) => ({ colorScheme, width, tag: `${width}-${colorScheme}` })),
+  );
+  const frame = async (p: typeof admin, combo: (typeof combos)[number]) => {
+    await p.emulateMedia({ colorScheme: combo.colorScheme });
+    await p.setViewportSize({ width: combo.width, height: combo.width === 390 ? 844 : 800 });
+  };
+
+  for (const combo of combos) {
+    await frame(developer, combo);
+    await developer.goto(`/dashboard/${slug}`);
+    await developer.getByRole("button", { name: "Create key" }).click();
+    await developer
+      .getByRole("dialog", { name: "Create an API key" })
+      .getByLabel(/Production/)
+      .check();
+    const dialog = developer.getByRole("dialog", { name: "Request a production key" });
+    await dialog.getByLabel("Label").fill(LONG_LABEL);
+    await dialog.getByLabel("Why the team needs it").fill(reason);
+    await shoot(developer, path.join(OUT, `key-request-form-${combo.tag}.png`));
+    // The last one is sent: the request the admin then decides.
+    if (combo === combos.at(-1)) {
+      await dialog.getByRole("button", { name: "Send request" }).click();
+      await expect(developer.getByRole("heading", { level: 1 })).toContainText(LONG_LABEL);
+    }
+  }
+  const requestPath = new URL(developer.url()).pathname;
+
+  for (const combo of combos) {
+    await frame(admin, combo);
+    await admin.goto(requestPath);
+    await expect(admin.getByRole("button", { name: "Approve" })).toBeVisible();
+    await shoot(admin, path.join(OUT, `key-request-pending-${combo.tag}.png`), { fullPage: true });
+  }
+  await admin.getByLabel("Comment").fill("D’accord pour le lancement — 了解.");
+  await admin.getByRole("button", { name: "Approve" }).click();
+  await expect(admin.getByText("Approved: ready to reveal")).toBeVisible();
+
+  for (const combo of combos) {
+    await frame(developer, combo);
+    await developer.goto(requestPath);
+    await expect(developer.getByRole("button", { name: "Reveal key" })).toBeVisible();
+    await shoot(developer, path.join(OUT, `key-request-reveal-${combo.tag}.png`), { fullPage: true });
+  }
+  await developerContext.close();
+});

@@ -62,7 +62,8 @@ export const revealKeyRequestAction = defineAction({
   failureEvent: "key.request_failed",
   async run({ input, session, member }): Promise<KeyActionData> {
     const { key, secret } = await revealRequestedKey(await actorFor(session), member!.team.id, input.requestId);
-    revalidatePath("/dashboard", "layout");
+    // No revalidation here: the page would redraw without this form before it hands the secret to the team's
+    // dialog. The form refreshes the page once the dialog holds it.
     return { keyId: key.id, label: key.label, secret, message: `Created “${key.label}”.` };
   },
 });
