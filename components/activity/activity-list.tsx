@@ -48,10 +48,19 @@ const POLICY_NAMES: Record<string, string> = {
   production_keys: "who creates production keys",
   max_lifetime_days_prod: "production key lifetime",
   max_lifetime_days_dev: "development key lifetime",
+  require_two_factor: "two-factor sign-in",
 };
 
 const policyValue = (name: string, value: unknown) =>
-  value === null ? "no maximum" : name === "production_keys" ? String(value) : `${String(value)} days`;
+  name === "require_two_factor"
+    ? value
+      ? "required"
+      : "not required"
+    : value === null
+      ? "no maximum"
+      : name === "production_keys"
+        ? String(value)
+        : `${String(value)} days`;
 
 /** Each policy a change moved, from and to (lib/teams/policy-store.ts). */
 function PolicyChanges({ changes }: { changes: Record<string, unknown> }) {
@@ -117,7 +126,6 @@ function Details({ slug, entry }: { slug: string; entry: ActivityEntry }) {
       return (
         <>
           “<bdi>{String(d.label)}</bdi>”, {requestLink(slug, d.request)}
-          {typeof d.comment === "string" && <> · comment: {d.comment}</>}
         </>
       );
     case "key.renamed":

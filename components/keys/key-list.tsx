@@ -225,3 +225,52 @@ export function KeyList({
     </Table>
   );
 }
+
+/**
+ * The key list for a member the team's two-factor policy holds back (lib/teams/policies.ts): label, fragment and
+ * status, and "This key leaked", which makes no replacement for them. Nothing links further into the team.
+ */
+export function HeldBackKeyList({ keys }: { keys: KeyView[] }) {
+  return (
+    <Table caption="The team's API keys">
+      <THead>
+        <tr>
+          <Th>Key</Th>
+          <Th className="hidden md:table-cell">Secret</Th>
+          <Th>Status</Th>
+          <Th className="w-12 px-1">
+            <span className="sr-only">Actions</span>
+          </Th>
+        </tr>
+      </THead>
+      <tbody>
+        {keys.map((key) => (
+          <tr key={key.id} data-testid="key-row" data-key-id={key.id}>
+            <Td className="w-full sm:w-auto">
+              <span className="block font-medium break-words">{key.label}</span>
+              <div className="mt-1 font-mono text-xs break-all text-zinc-600 md:hidden dark:text-zinc-400">
+                {key.displayFragment}
+              </div>
+            </Td>
+            <Td className="hidden font-mono text-xs md:table-cell">{key.displayFragment}</Td>
+            <Td>
+              <StatusBadge status={key.status} />
+            </Td>
+            <Td className="px-1">
+              <KeyMenu
+                target={{
+                  id: key.id,
+                  label: key.label,
+                  status: key.status,
+                  decoy: key.decoy,
+                  manageable: false,
+                  replaceable: false,
+                }}
+              />
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

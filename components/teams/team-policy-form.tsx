@@ -30,7 +30,13 @@ export function TeamPolicyForm({ team, policy }: { team: string; policy: TeamPol
     <form {...form} className="flex max-w-xl flex-col gap-5" noValidate>
       <input type="hidden" name="team" value={team} />
       {/* A lifetime's error is shown at its field; any other (a role that may not, a rule the table lacks) here. */}
-      <FormAlert message={fieldError("maxLifetimeDaysProd") || fieldError("maxLifetimeDaysDev") ? undefined : error} />
+      <FormAlert
+        message={
+          fieldError("maxLifetimeDaysProd") || fieldError("maxLifetimeDaysDev") || fieldError("requireTwoFactor")
+            ? undefined
+            : error
+        }
+      />
       <div>
         <Select
           label="Who creates production keys"
@@ -58,6 +64,26 @@ export function TeamPolicyForm({ team, policy }: { team: string; policy: TeamPol
           error={fieldError(field)}
         />
       ))}
+      <div>
+        <label className="flex min-h-8 items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            name="requireTwoFactor"
+            defaultChecked={value("productionKeys") ? value("requireTwoFactor") === "on" : policy.requireTwoFactor}
+            aria-describedby="require-two-factor-hint"
+            aria-invalid={fieldError("requireTwoFactor") ? true : undefined}
+            className="mt-1"
+          />
+          <span className="font-medium">Require two-factor sign-in of every member</span>
+        </label>
+        <p id="require-two-factor-hint" className="mt-1 ml-6 text-sm text-zinc-700 dark:text-zinc-300">
+          A member without it sees only the key list (and may report a key leaked) until they turn it on; their keys
+          keep working. Turning this on mails them. Service accounts are not affected.
+        </p>
+        {fieldError("requireTwoFactor") && (
+          <p className="mt-1 ml-6 text-sm text-red-700 dark:text-red-300">{fieldError("requireTwoFactor")}</p>
+        )}
+      </div>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" disabled={pending}>
           Save policies

@@ -57,6 +57,7 @@ export function parseFlags(args: string[]) {
       "production-keys": { type: "string" },
       "max-lifetime-days-prod": { type: "string" },
       "max-lifetime-days-dev": { type: "string" },
+      "require-two-factor": { type: "string" },
       "override-policy": { type: "boolean" },
     },
   }).values;

@@ -23,6 +23,7 @@ import { NotFoundError, OPERATOR, required, userByEmail, type Flags } from "./co
 // person owns at most five teams) are checked in lib/teams, as for the dashboard.
 
 const roleSchema = z.enum(ROLES, { error: `Use one of ${ROLES.join(", ")}.` });
+const onOffSchema = z.enum(["on", "off"], { error: "Use on or off." });
 
 /** The team with this slug, or exit 1 naming it. */
 export async function teamBySlug(flags: Flags) {
@@ -155,11 +156,13 @@ const printablePolicy = (slug: string, policy: TeamPolicy) => ({
   production_keys: policy.productionKeys,
   max_lifetime_days_prod: policy.maxLifetimeDays.prod,
   max_lifetime_days_dev: policy.maxLifetimeDays.dev,
+  require_two_factor: policy.requireTwoFactor ? "on" : "off",
 });
 
 /**
  * team:policy --team SLUG [--production-keys admins|approval|developers] [--max-lifetime-days-prod N|none]
- * [--max-lifetime-days-dev N|none]: sets the policies given (audited), then prints them all.
+ * [--max-lifetime-days-dev N|none] [--require-two-factor on|off]: sets the policies given (audited), then prints them
+ * all.
  */
 export async function teamPolicyCommand(flags: Flags) {
   const team = await teamBySlug(flags);
@@ -172,6 +175,8 @@ export async function teamPolicyCommand(flags: Flags) {
   if (flags["max-lifetime-days-dev"] !== undefined)
     lifetime.dev = required(cliLifetimeDaysSchema, flags["max-lifetime-days-dev"], "max-lifetime-days-dev");
   if (Object.keys(lifetime).length > 0) change.maxLifetimeDays = lifetime;
+  if (flags["require-two-factor"] !== undefined)
+    change.requireTwoFactor = required(onOffSchema, flags["require-two-factor"], "require-two-factor") === "on";
   const policy =
     Object.keys(change).length === 0
       ? await readTeamPolicy(team.id)

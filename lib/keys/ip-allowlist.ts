@@ -139,3 +139,15 @@ export function ipAllowed(clientIp: string, entries: readonly string[]): boolean
     return range instanceof ipaddr.IPv6 && address.match(range, bits);
   });
 }
+
+/** Whether every address `inner` allows, `outer` allows too (null: any address). Entries are canonical. */
+export function allowlistWithin(inner: readonly string[] | null, outer: readonly string[] | null): boolean {
+  if (outer === null) return true;
+  if (inner === null) return false;
+  const outerRanges = ranges(outer);
+  return ranges(inner).every(([address, bits]) =>
+    outerRanges.some(
+      ([range, rangeBits]) => range.kind() === address.kind() && rangeBits <= bits && address.match(range, rangeBits),
+    ),
+  );
+}

@@ -6,7 +6,13 @@ import { log } from "../log";
 import { queueKeyChanged } from "../mail/account-notices";
 import { queueKeyRequestDecided, queueKeyRequested } from "../mail/key-request-notices";
 import { queueTeamKeyNotice } from "../mail/team-notices";
-import { memberById, requirePermission, teamNotFound, type TeamMember } from "../teams/membership";
+import {
+  memberById,
+  refuseUntilTwoFactor,
+  requirePermission,
+  teamNotFound,
+  type TeamMember,
+} from "../teams/membership";
 import { lifetimeRefusal, mustRequestProductionKey, productionKeyRefusal, type TeamPolicy } from "../teams/policies";
 import { readTeamPolicy } from "../teams/policy-store";
 import { can } from "../teams/roles";
@@ -180,10 +186,10 @@ export async function decideKeyRequest(
       },
     });
     if (moved.count !== 1) throw keyRefused(decideRefusal("approved"));
+    // The comment is for the requester (their page, their mail), not for every member who reads the activity.
     await recordTeamAudit(tx, teamId, actor, decision.approve ? "key.request_approved" : "key.request_denied", null, {
       request: row.publicId,
       label: row.label,
-      ...(decision.comment ? { comment: decision.comment } : {}),
     });
     await queueKeyRequestDecided(
       tx,
@@ -220,6 +226,7 @@ export async function revealRequestedKey(
     await lockTeam(tx, teamId);
     const member = await memberById(actor.userId, teamId, tx);
     if (!member || (actor.kind ?? "person") !== "person") throw teamNotFound();
+    refuseUntilTwoFactor(member);
     const row = await lockedRequest(tx, teamId, publicId);
     if (row.userId !== actor.userId)
       throw keyRefused("Only the developer who asked for this key can reveal it: its secret is shown to them alone.");
@@ -266,4 +273,20 @@ export async function revealRequestedKey(
     request_id: issued.requestId,
   });
   return issued;
+}
+
+/** The comment a request ended with when its requester left the team. */
+export const REQUESTER_LEFT = "The developer who asked left the team.";
+
+/**
+ * A departure ends the person's requests that wait, for a decision or to be revealed: what a member held ends with
+ * the membership, and joining again does not bring an old approval back (the attack review of approvals). Run in
+ * the removal's transaction.
+ */
+export async function endRequestsOf(tx: Tx, teamId: string, userId: string, now: Date): Promise<number> {
+  const ended = await tx.keyRequest.updateMany({
+    where: { teamId, userId, status: { in: ["pending", "approved"] } },
+    data: { status: "denied", decidedAt: now, comment: REQUESTER_LEFT },
+  });
+  return ended.count;
 }

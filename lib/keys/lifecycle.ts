@@ -9,6 +9,7 @@ import { queueTeamKeyNotice } from "../mail/team-notices";
 import {
   memberById,
   personalTeamOf,
+  refuseUntilTwoFactor,
   requirePermission,
   roleRefusal,
   teamById,
@@ -17,6 +18,7 @@ import {
 import {
   lifetimeRefusal,
   mayReplaceKey,
+  mustRequestProductionKey,
   PRODUCTION_ROTATION_REFUSAL,
   productionKeyRefusal,
   rotatedExpiry,
@@ -34,6 +36,7 @@ import {
   MAX_RATE_LIMIT,
   describeRestrictions,
   fromStoredRestrictions,
+  restrictionsWithin,
   sameRestrictions,
   toStoredRestrictions,
   UNRESTRICTED,
@@ -98,6 +101,7 @@ async function findKeyAndRole(tx: Tx, actor: Actor, teamId: string, publicId: st
   if ((actor.kind ?? "person") !== "person") return { key, role: null };
   const member = await memberById(actor.userId, teamId, tx);
   if (!member) throw keyNotFound();
+  refuseUntilTwoFactor(member);
   const environment = key.environment as KeyEnvironment;
   if (!canManageKey(member, { environment, userId: key.userId, serviceAccountId: key.serviceAccountId })) {
     throw roleRefusal(member.role, environment === "dev" ? "keys.manage_dev" : "keys.manage_any_prod");
@@ -126,6 +130,27 @@ export async function refuseAboveKeyCap(tx: Tx, team: { id: string; personal: bo
     team.personal
       ? `You already have ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key you no longer use, then create this one.`
       : `This team already has ${ACTIVE_KEY_CAP} keys in use (keys in a rotation's grace period count), the most allowed. Revoke a key it no longer uses, then create this one.`,
+  );
+}
+
+/**
+ * Under "developers with approval" the access an admin approved is a developer's ceiling: they may narrow a
+ * production key's access, never widen it (the attack review of approvals). The operator is not limited.
+ */
+async function refuseWideningByPolicy(
+  tx: Tx,
+  teamId: string,
+  key: { environment: string; scopes: string; allowedIps: string | null; rateLimit: number | null },
+  role: Role | null,
+  next: KeyRestrictions,
+) {
+  if (role === null || key.environment !== "prod") return;
+  const { productionKeys } = await readTeamPolicy(teamId, tx);
+  if (!mustRequestProductionKey(productionKeys, role)) return;
+  const { perKey } = rateLimits(getEnv(), "prod");
+  if (restrictionsWithin(next, fromStoredRestrictions(key), perKey)) return;
+  throw keyRefused(
+    "This team's policy: a developer may narrow a production key's access, not widen it. Ask an admin, or request a new key.",
   );
 }
 
@@ -260,6 +285,7 @@ export async function createKey(
     // The role as it is now, under the team's lock: a role changed a moment ago is the one that counts.
     const member = await memberById(actor.userId, teamId, tx);
     if (!member) throw teamNotFound();
+    if ((actor.kind ?? "person") === "person") refuseUntilTwoFactor(member);
     const permission = input.environment === "prod" ? "keys.create_prod" : "keys.create_dev";
     if ((actor.kind ?? "person") === "person" && !can(member.role, permission))
       throw roleRefusal(member.role, permission);
@@ -338,13 +364,14 @@ export async function updateRestrictions(
   const teamId = await teamOfKey(publicId);
   const view = await db.$transaction(async (tx) => {
     await lockTeamKeys(tx, teamId, now);
-    const key = await findKeyToChange(tx, actor, teamId, publicId);
+    const { key, role } = await findKeyAndRole(tx, actor, teamId, publicId);
     const status = keyStatus(key, now);
     if (status === "revoked" || status === "expired") {
       throw keyRefused(
         `This key is ${status === "revoked" ? "revoked" : "expired"}: it no longer works, so there is nothing to restrict.`,
       );
     }
+    await refuseWideningByPolicy(tx, teamId, key, role, restrictions);
     // The limit's owner changes only with the limit: an operator's stays the operator's while anyone edits the
     // rest, and an operator editing the rest does not make a user's limit the operator's.
     const limitChanged = restrictions.rateLimit !== key.rateLimit;
@@ -497,7 +524,9 @@ export async function revokeLeaked(
       const member = await memberById(actor.userId, teamId, tx);
       if (!member) throw keyNotFound();
       requirePermission(member, "keys.report_leaked");
-      // Nor, under "admins only", a developer reporting their own production key: no new production secret for them.
+      // Nor, under "admins only", a developer reporting their own production key: no new production secret for them;
+      // nor anyone the team's two-factor policy holds back (they may stop a leak, not receive a secret).
+      replace &&= !member.twoFactorMissing;
       replace &&= mayReplaceKey(
         member,
         { environment: key.environment as KeyEnvironment, userId: key.userId, serviceAccountId: key.serviceAccountId },

@@ -1,5 +1,5 @@
 import { describeScopes, parseStoredScopes, serializeScopes, type KeyScopes } from "./scopes";
-import { displayEntry, parseStoredAllowlist, serializeAllowlist } from "./ip-allowlist";
+import { allowlistWithin, displayEntry, parseStoredAllowlist, serializeAllowlist } from "./ip-allowlist";
 
 // What a key may do beyond being valid: its scopes, the addresses it may be
 // used from, and its own rate limit. One shape for the forms, the CLI, the
@@ -68,4 +68,15 @@ export function accessSummary(restrictions: KeyRestrictions): string | null {
   }
   if (restrictions.rateLimit !== null) parts.push(`${restrictions.rateLimit} per minute`);
   return parts.length > 0 ? parts.join(" · ") : null;
+}
+
+/**
+ * Whether `next` lets a key do nothing that `current` does not: its scopes a subset, its addresses inside the current
+ * allowlist, its own rate limit no higher (a limit of the environment's default counts as that default).
+ */
+export function restrictionsWithin(next: KeyRestrictions, current: KeyRestrictions, defaultLimit: number): boolean {
+  const scopesWithin =
+    current.scopes === "all" || (next.scopes !== "all" && next.scopes.every((scope) => current.scopes.includes(scope)));
+  const limit = (restrictions: KeyRestrictions) => restrictions.rateLimit ?? defaultLimit;
+  return scopesWithin && allowlistWithin(next.allowedIps, current.allowedIps) && limit(next) <= limit(current);
 }

@@ -84,6 +84,34 @@ export async function queueTeamKeyNotice(
   }
 }
 
+/** The team now requires two-factor sign-in: each member without it is told what they can no longer see, and how. */
+export async function queueTwoFactorRequired(
+  tx: Pick<Db, "$executeRaw" | "membership" | "team">,
+  teamId: string,
+  now: Date,
+) {
+  const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, slug: true } });
+  const members = await tx.membership.findMany({
+    where: { teamId, user: { totpEnabledAt: null } },
+    select: { userId: true, user: { select: { email: true } } },
+  });
+  for (const member of members) {
+    if (!member.user.email) continue;
+    await queueMail(
+      tx,
+      {
+        kind: "team_two_factor_required",
+        subject: `${teamId}:${member.userId}`,
+        period: String(now.getTime()),
+        userId: member.userId,
+        to: member.user.email,
+        data: { team: team.name, slug: team.slug, when: stamp(now) },
+      },
+      now,
+    );
+  }
+}
+
 export interface KeyRecipient {
   userId: string;
   email: string;

@@ -70,6 +70,7 @@ export interface MailData {
     by: string | null;
     when: string;
   };
+  team_two_factor_required: { team: string; slug: string; when: string };
   key_requested: {
     team: string;
     slug: string;
@@ -110,6 +111,13 @@ const fromWhere = (ip: string | null, browser: string | null) =>
 
 const keyName = (data: { label: string; keyId: string; environment: string }) =>
   `"${data.label}" (${data.keyId}, ${data.environment === "prod" ? "production" : "development"})`;
+
+/** A person's own words in a message, each line quoted, so they cannot pass for the message's text (or its links). */
+const quoted = (text: string) =>
+  text
+    .split(/\r\n?|\n/)
+    .map((line) => `> ${line}`)
+    .join("\n");
 
 const requestLink = (base: string, data: { slug: string; requestId: string }) =>
   `${base}/dashboard/${data.slug}/requests/${data.requestId}`;
@@ -224,14 +232,18 @@ const renderers: Renderers = {
         : `The key ${keyName(data)} of the team "${data.team}" was reported leaked and revoked`
     }${data.by ? ` by ${data.by}` : ""} at ${data.when} UTC. You get this as an admin or owner of the team.\n\nSee the key and its activity: ${base}/dashboard/${data.slug}/keys/${data.keyId}`,
   }),
+  team_two_factor_required: (data, base) => ({
+    subject: `The team ${data.team} now requires two-factor sign-in`,
+    text: `An admin of the Keyport team "${data.team}" required two-factor sign-in at ${data.when} UTC, and your account does not have it on yet. Until you turn it on you see only the team's key list, and may report a key leaked; the keys you made keep working.\n\nTurn it on (it takes an authenticator app and a minute): ${base}/account\nThen open the team: ${base}/dashboard/${data.slug}`,
+  }),
   key_requested: (data, base) => ({
     subject: `Production key requested in ${data.team}: ${data.label}`,
-    text: `${data.by ?? "A developer"} asks for a production key "${data.label}" in the team "${data.team}". You get this as an admin or owner of the team.\n\nTheir reason:\n${data.reason}\n\nOpening this link only shows the request; approving or denying it takes a button and your fresh sign-in. It waits until ${data.decideBy} UTC, then expires.\n${requestLink(base, data)}\n\nNo admin ever sees the key's secret: it is made when the developer reveals it.`,
+    text: `${data.by ?? "A developer"} asks for a production key "${data.label}" in the team "${data.team}". You get this as an admin or owner of the team.\n\nTheir reason, as they wrote it:\n${quoted(data.reason)}\n\nOpening this link only shows the request; approving or denying it takes a button and your fresh sign-in. It waits until ${data.decideBy} UTC, then expires.\n${requestLink(base, data)}\n\nNo admin ever sees the key's secret: it is made when the developer reveals it.`,
   }),
   key_request_decided: (data, base) => ({
     subject: `Your production key request was ${data.decision}: ${data.label}`,
     text: `${data.by ?? "An admin"} ${data.decision} your request for the production key "${data.label}" in the team "${data.team}".${
-      data.comment ? `\n\nTheir comment:\n${data.comment}` : ""
+      data.comment ? `\n\nTheir comment:\n${quoted(data.comment)}` : ""
     }${
       data.decision === "approved"
         ? `\n\nReveal the key once, before ${data.revealBy} UTC (you will be asked to confirm it's you); its secret is made at that moment and shown only to you:\n${requestLink(base, data)}`

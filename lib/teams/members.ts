@@ -1,4 +1,5 @@
 import "server-only";
+import { endRequestsOf } from "../keys/key-requests";
 import { recordTeamAudit, sealNewTeamChain, type Actor } from "../audit";
 import { db, type Db } from "../db";
 import { DomainError } from "../domain-error";
@@ -267,6 +268,8 @@ export async function removeMember(
         "email",
       );
     }
+    // Their requests for production keys end with their membership (lib/keys/key-requests.ts).
+    await endRequestsOf(tx, teamId, userId, now);
     const usable = await tx.apiKey.findMany({ where: { teamId, userId, ...statusWhere("usable", now) } });
     const own = new Map(usable.filter((key) => !key.serviceAccountId).map((key) => [key.publicId, key]));
     const known = new Map(usable.filter((key) => key.serviceAccountId).map((key) => [key.publicId, key]));
@@ -452,7 +455,11 @@ export async function deleteTeam(actor: MemberActor, teamId: string, confirmSlug
 export async function listMembers(teamId: string) {
   const rows = await db.membership.findMany({
     where: { teamId },
-    select: { role: true, createdAt: true, user: { select: { id: true, email: true, name: true } } },
+    select: {
+      role: true,
+      createdAt: true,
+      user: { select: { id: true, email: true, name: true, totpEnabledAt: true } },
+    },
   });
   const order: Record<string, number> = { owner: 0, admin: 1, developer: 2, viewer: 3 };
   return rows
@@ -462,6 +469,8 @@ export async function listMembers(teamId: string) {
       name: row.user.name,
       role: row.role as Role,
       since: row.createdAt,
+      /** Whether they sign in with two-factor: the team's policy may require it (lib/teams/policies.ts). */
+      twoFactor: row.user.totpEnabledAt !== null,
     }))
     .toSorted((a, b) => (order[a.role] ?? 9) - (order[b.role] ?? 9) || (a.email ?? "").localeCompare(b.email ?? ""));
 }

@@ -3,6 +3,7 @@ import type { Db } from "../db";
 import { db } from "../db";
 import { DomainError } from "../domain-error";
 import { can, isRole, PERMISSIONS, type Permission, type Role } from "./roles";
+import { TWO_FACTOR_REQUIRED_REFUSAL } from "./policies";
 
 // Who is in which team, read from the Membership table. Every team page,
 // every team action and every key change asks here (or reads the same rows
@@ -24,6 +25,11 @@ export interface TeamMember {
   team: TeamSummary;
   userId: string;
   role: Role;
+  /**
+   * The team requires two-factor sign-in (lib/teams/policies.ts) and this person has not turned it on: until they
+   * do, they may see the key list and report a key leaked, nothing else (requirePermission refuses the rest).
+   */
+  twoFactorMissing: boolean;
 }
 
 /** What a person outside a team is told about it, or about anything of it: that it is not there (404, never 403). */
@@ -31,6 +37,26 @@ export const TEAM_NOT_FOUND = "That team was not found.";
 export const teamNotFound = () => new DomainError("not_found", TEAM_NOT_FOUND);
 
 const teamSelect = { id: true, slug: true, name: true, personalOfId: true } as const;
+// A membership as the checks read it: the role, the team, and what the team's two-factor policy makes of the person.
+const memberSelect = {
+  role: true,
+  team: { select: { ...teamSelect, requireTwoFactor: true } },
+  user: { select: { totpEnabledAt: true } },
+} as const;
+
+const asMember = (
+  userId: string,
+  row: {
+    role: string;
+    team: Parameters<typeof summary>[0] & { requireTwoFactor: boolean };
+    user: { totpEnabledAt: Date | null };
+  },
+): TeamMember => ({
+  team: summary(row.team),
+  userId,
+  role: asRole(row.role),
+  twoFactorMissing: row.team.requireTwoFactor && !row.user.totpEnabledAt,
+});
 const summary = (team: { id: string; slug: string; name: string; personalOfId: string | null }): TeamSummary => ({
   id: team.id,
   slug: team.slug,
@@ -47,20 +73,17 @@ function asRole(value: string): Role {
 
 /** The person's membership of the team with this slug, or null when they are not in it (or it does not exist). */
 export async function memberBySlug(userId: string, slug: string, client: Tx = db): Promise<TeamMember | null> {
-  const row = await client.membership.findFirst({
-    where: { userId, team: { slug } },
-    select: { role: true, team: { select: teamSelect } },
-  });
-  return row ? { team: summary(row.team), userId, role: asRole(row.role) } : null;
+  const row = await client.membership.findFirst({ where: { userId, team: { slug } }, select: memberSelect });
+  return row ? asMember(userId, row) : null;
 }
 
 /** The person's membership of the team with this id, or null. Read it inside a transaction to act on it. */
 export async function memberById(userId: string, teamId: string, client: Tx = db): Promise<TeamMember | null> {
   const row = await client.membership.findUnique({
     where: { teamId_userId: { teamId, userId } },
-    select: { role: true, team: { select: teamSelect } },
+    select: memberSelect,
   });
-  return row ? { team: summary(row.team), userId, role: asRole(row.role) } : null;
+  return row ? asMember(userId, row) : null;
 }
 
 /** A team by its id, or null. */
@@ -112,7 +135,21 @@ export function roleRefusal(role: Role, permission: Permission): DomainError {
   );
 }
 
-/** Throws the role's refusal unless the member's role has the permission. */
-export function requirePermission(member: { role: Role }, permission: Permission): void {
+/** What a member held back by the team's two-factor policy may still do: see the key list, report a key leaked. */
+const ALLOWED_WITHOUT_TWO_FACTOR: ReadonlySet<Permission> = new Set(["keys.view", "keys.report_leaked"]);
+
+export const twoFactorRequired = () => new DomainError("invalid_request", TWO_FACTOR_REQUIRED_REFUSAL);
+
+/** Throws when the team's two-factor policy holds this member back (lib/teams/policies.ts). */
+export function refuseUntilTwoFactor(member: { twoFactorMissing?: boolean }): void {
+  if (member.twoFactorMissing) throw twoFactorRequired();
+}
+
+/**
+ * Throws the role's refusal unless the member's role has the permission, and the two-factor policy's refusal for
+ * anything but seeing and reporting keys while it holds them back.
+ */
+export function requirePermission(member: { role: Role; twoFactorMissing?: boolean }, permission: Permission): void {
+  if (member.twoFactorMissing && !ALLOWED_WITHOUT_TWO_FACTOR.has(permission)) throw twoFactorRequired();
   if (!can(member.role, permission)) throw roleRefusal(member.role, permission);
 }

@@ -38,12 +38,15 @@ export interface TeamPolicy {
   productionKeys: ProductionKeyRule;
   /** The longest a new key of each environment may live, in days; null: no maximum (keys may never expire). */
   maxLifetimeDays: Record<Environment, number | null>;
+  /** Whether a member must have two-factor sign-in on to see and do anything in the team but its key list. */
+  requireTwoFactor: boolean;
 }
 
 /** A new team's policies: what the teams issue shipped before there were policies. */
 export const DEFAULT_POLICY: TeamPolicy = {
   productionKeys: "developers",
   maxLifetimeDays: { dev: null, prod: null },
+  requireTwoFactor: false,
 };
 
 /** Each policy as the settings page and the docs present it. */
@@ -68,7 +71,18 @@ export const POLICY_DESCRIPTIONS = [
     default: "none",
     effect: "The same, for development keys.",
   },
+  {
+    name: "Two-factor required",
+    options: "on, off",
+    default: "off",
+    effect:
+      "A member without two-factor sign-in still signs in, and sees in the team only its key list (label, fragment, status) and a request to turn it on; they may report a key leaked, which then makes no replacement. Their keys keep working. Admins see on the members page who has not turned it on, and turning the policy on mails them. Only someone with two-factor on turns it on. Service accounts never sign in, so it does not apply to them.",
+  },
 ] as const;
+
+/** What a member held back by "two-factor required" is told wherever they are stopped. */
+export const TWO_FACTOR_REQUIRED_REFUSAL =
+  "This team requires two-factor sign-in. Turn it on in your account, then come back: until then you see only the team's key list.";
 
 /**
  * The rule alone, whatever else the role allows: under "developers" anyone who may make a production key makes it;

@@ -4,6 +4,8 @@ import { db, type Db } from "../db";
 import { statusWhere } from "../keys/status";
 import { keyViewSelect, toKeyView, type KeyView } from "../keys/views";
 import { log } from "../log";
+import { DomainError } from "../domain-error";
+import { queueTwoFactorRequired } from "../mail/team-notices";
 import { requirePermission, teamNotFound } from "./membership";
 import { authorise, lockTeam } from "./team-lock";
 import { isProductionKeyRule, outlivesPolicy, type TeamPolicy } from "./policies";
@@ -15,14 +17,25 @@ import { isProductionKeyRule, outlivesPolicy, type TeamPolicy } from "./policies
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 type Client = Pick<Db, "team">;
 
-const policySelect = { productionKeys: true, maxKeyDaysProd: true, maxKeyDaysDev: true } as const;
+const policySelect = {
+  productionKeys: true,
+  maxKeyDaysProd: true,
+  maxKeyDaysDev: true,
+  requireTwoFactor: true,
+} as const;
 
-function fromRow(row: { productionKeys: string; maxKeyDaysProd: number | null; maxKeyDaysDev: number | null }) {
+function fromRow(row: {
+  productionKeys: string;
+  maxKeyDaysProd: number | null;
+  maxKeyDaysDev: number | null;
+  requireTwoFactor: boolean;
+}) {
   // The column is written only from the policies table; anything else is a fault, never a permission.
   if (!isProductionKeyRule(row.productionKeys)) throw new Error(`unknown production key rule: ${row.productionKeys}`);
   return {
     productionKeys: row.productionKeys,
     maxLifetimeDays: { prod: row.maxKeyDaysProd, dev: row.maxKeyDaysDev },
+    requireTwoFactor: row.requireTwoFactor,
   } satisfies TeamPolicy;
 }
 
@@ -37,12 +50,14 @@ export async function readTeamPolicy(teamId: string, client: Client = db): Promi
 export interface PolicyChange {
   productionKeys?: TeamPolicy["productionKeys"];
   maxLifetimeDays?: Partial<TeamPolicy["maxLifetimeDays"]>;
+  requireTwoFactor?: boolean;
 }
 
 const AUDIT_NAMES = {
   productionKeys: "production_keys",
   prod: "max_lifetime_days_prod",
   dev: "max_lifetime_days_dev",
+  requireTwoFactor: "require_two_factor",
 } as const;
 
 /**
@@ -52,19 +67,32 @@ const AUDIT_NAMES = {
 export async function setTeamPolicy(actor: Actor, teamId: string, change: PolicyChange): Promise<TeamPolicy> {
   const { before, after } = await db.$transaction(async (tx: Tx) => {
     await lockTeam(tx, teamId);
-    await authorise(tx, actor, teamId, (member) => requirePermission(member, "team.policies"));
+    const member = await authorise(tx, actor, teamId, (member) => requirePermission(member, "team.policies"));
     const before = await readTeamPolicy(teamId, tx);
     const after: TeamPolicy = {
       productionKeys: change.productionKeys ?? before.productionKeys,
       maxLifetimeDays: { ...before.maxLifetimeDays, ...change.maxLifetimeDays },
+      requireTwoFactor: change.requireTwoFactor ?? before.requireTwoFactor,
     };
-    const moved: Record<string, { from: string | number | null; to: string | number | null }> = {};
+    const turningOn = after.requireTwoFactor && !before.requireTwoFactor;
+    // Whoever requires it has it: else they would be held back by their own policy, unable to turn it off.
+    if (turningOn && member && !(await hasTwoFactor(tx, member.userId)))
+      throw new DomainError(
+        "invalid_request",
+        "Turn on two-factor sign-in for your own account first, then require it of the team.",
+        {
+          field: "requireTwoFactor",
+        },
+      );
+    const moved: Record<string, { from: string | number | boolean | null; to: string | number | boolean | null }> = {};
     if (after.productionKeys !== before.productionKeys)
       moved[AUDIT_NAMES.productionKeys] = { from: before.productionKeys, to: after.productionKeys };
     for (const environment of ["prod", "dev"] as const) {
       const [from, to] = [before.maxLifetimeDays[environment], after.maxLifetimeDays[environment]];
       if (from !== to) moved[AUDIT_NAMES[environment]] = { from, to };
     }
+    if (after.requireTwoFactor !== before.requireTwoFactor)
+      moved[AUDIT_NAMES.requireTwoFactor] = { from: before.requireTwoFactor, to: after.requireTwoFactor };
     if (Object.keys(moved).length === 0) return { before, after: before };
     await tx.team.update({
       where: { id: teamId },
@@ -72,13 +100,20 @@ export async function setTeamPolicy(actor: Actor, teamId: string, change: Policy
         productionKeys: after.productionKeys,
         maxKeyDaysProd: after.maxLifetimeDays.prod,
         maxKeyDaysDev: after.maxLifetimeDays.dev,
+        requireTwoFactor: after.requireTwoFactor,
       },
     });
     await recordTeamAudit(tx, teamId, actor, "team.policy_changed", null, moved);
+    if (turningOn) await queueTwoFactorRequired(tx, teamId, new Date());
     return { before, after };
   });
   if (before !== after) log.info("team.policy_changed", { team_id: teamId, user_id: actor.userId });
   return after;
+}
+
+async function hasTwoFactor(tx: Tx, userId: string): Promise<boolean> {
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { totpEnabledAt: true } });
+  return Boolean(user?.totpEnabledAt);
 }
 
 /** The team's keys still in use that live longer than a key made now could: listed for its admins, never shortened. */

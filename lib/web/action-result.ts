@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { holdsApiKey } from "../keys/key-in-text";
 
 // The one way a server action answers, for useActionState. A failure carries
 // what was typed (`values`), so a form rendered again, with JavaScript or
@@ -30,15 +31,18 @@ export const NOT_A_FORM = "Send the form again from the page.";
 
 /**
  * The text fields of a submission, to put back into the form. Secrets
- * (passwords) are named in `omit` and never leave the server again; Next's
- * own `$ACTION_*` fields are dropped.
+ * (passwords) are named in `omit` and never leave the server again, nor does
+ * any value holding an API key (a key pasted into a reason, say: the attack
+ * review of approvals); Next's own `$ACTION_*` fields are dropped.
  */
 export function formValues(formData: FormData, omit: readonly string[] = []): FormValues {
   const values: FormValues = {};
   if (!isForm(formData)) return values;
   for (const [name, value] of formData) {
     if (typeof value !== "string" || name.startsWith("$ACTION") || omit.includes(name)) continue;
-    values[name] = value.slice(0, MAX_ECHOED_LENGTH);
+    const echoed = value.slice(0, MAX_ECHOED_LENGTH);
+    if (holdsApiKey(echoed)) continue;
+    values[name] = echoed;
   }
   return values;
 }

@@ -9,10 +9,11 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { keyDigest } from "@/lib/keys/digest";
 import { generateApiKey } from "@/lib/keys/format";
-import { decideKeyRequest, requestProductionKey, revealRequestedKey } from "@/lib/keys/key-requests";
-import { createKey, rotateKey } from "@/lib/keys/lifecycle";
+import { decideKeyRequest, REQUESTER_LEFT, requestProductionKey, revealRequestedKey } from "@/lib/keys/key-requests";
+import { createKey, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
+import { renderMail } from "@/lib/mail/templates";
 import { UNRESTRICTED } from "@/lib/keys/restrictions";
-import { removeMember, setRole } from "@/lib/teams/members";
+import { addMember, removeMember, setRole } from "@/lib/teams/members";
 import { setTeamPolicy } from "@/lib/teams/policy-store";
 import { decideKeyRequestAction, requestKeyAction, revealKeyRequestAction } from "@/lib/web/actions/key-requests";
 import { createKeyAction } from "@/lib/web/actions/keys";
@@ -166,6 +167,11 @@ describe("deciding", () => {
       decidedById: id("admin"),
       comment: "Use the sandbox first.",
     });
+    // The comment is the requester's to read, not every member's: the activity row names the request only.
+    const deniedRow = await db.teamAuditEvent.findFirstOrThrow({
+      where: { teamId: t.team.id, action: "key.request_denied" },
+    });
+    expect(deniedRow.details).not.toContain("sandbox");
     const told = await mailsTo(id("developer"), "key_request_decided");
     expect(told).toHaveLength(1);
     expect(told[0]!.payload).toContain("Use the sandbox first.");
@@ -190,7 +196,7 @@ describe("deciding", () => {
     expect(await db.teamAuditEvent.count({ where: { teamId: t.team.id, action: "key.request_approved" } })).toBe(1);
   });
 
-  it("is read against the policy and the people as they are now: the rule turned to “admins only”, the requester removed, the approver removed", async () => {
+  it("is read against the policy and the people as they are now: the rule turned to “admins only”, the approver removed, the requester made a viewer", async () => {
     const { id: requestId } = await ask();
     await setTeamPolicy(operator(""), t.team.id, { productionKeys: "admins" });
     await refusedOn(approve("admin", requestId), undefined, /only admins and owners create production keys.*Deny/);
@@ -199,10 +205,10 @@ describe("deciding", () => {
     await removeMember(operator(""), t.team.id, id("admin2"));
     await refusedOn(approve("admin2", requestId), undefined, /team was not found/);
 
-    await removeMember(operator(""), t.team.id, id("developer"));
-    await refusedOn(approve("admin", requestId), undefined, /no longer in this team/);
-    // Denying it still works, so it does not wait out its days.
-    await decideKeyRequest(person(id("admin")), t.team.id, requestId, { approve: false, comment: "They left." });
+    // A requester made a viewer no longer makes production keys: the request can only be denied.
+    await setRole(operator(""), t.team.id, id("developer"), "viewer");
+    await refusedOn(approve("admin", requestId), undefined, /no longer makes production keys/);
+    await decideKeyRequest(person(id("admin")), t.team.id, requestId, { approve: false, comment: "Not now." });
     expect((await requestsOf())[0]!.status).toBe("denied");
   });
 
@@ -301,6 +307,75 @@ describe("revealing", () => {
     await setTeamPolicy(operator(""), t.team.id, { productionKeys: "approval" });
     const rotated = await rotateKey(person(id("developer")), key.id, "now");
     expect(rotated.secret).toMatch(/^sk_prod_/);
+  });
+});
+
+describe("after the reveal, and on departure", () => {
+  it("the access an admin approved is the developer's ceiling: they narrow it, never widen it; an admin may", async () => {
+    const { id: requestId } = await ask();
+    await approve("admin", requestId);
+    const { key } = await revealRequestedKey(person(id("developer")), t.team.id, requestId);
+    const widen = { scopes: "all" as const, allowedIps: null, rateLimit: null };
+    await refusedOn(updateRestrictions(person(id("developer")), key.id, widen), undefined, /narrow .* not widen/);
+    const narrowed = await updateRestrictions(person(id("developer")), key.id, {
+      scopes: ["catalog:read"],
+      allowedIps: ["203.0.113.0/24"],
+      rateLimit: 10,
+    });
+    expect(narrowed.restrictions.allowedIps).toEqual(["203.0.113.0/24"]);
+    // Inside the allowlist is still narrower; outside it, or a higher limit, is wider.
+    await updateRestrictions(person(id("developer")), key.id, {
+      scopes: ["catalog:read"],
+      allowedIps: ["203.0.113.128/25"],
+      rateLimit: 10,
+    });
+    for (const wider of [
+      { scopes: ["catalog:read"] as const, allowedIps: ["198.51.100.0/24"], rateLimit: 10 },
+      { scopes: ["catalog:read"] as const, allowedIps: ["203.0.113.128/25"], rateLimit: 11 },
+      { scopes: ["catalog:read"] as const, allowedIps: null, rateLimit: 10 },
+    ]) {
+      await refusedOn(
+        updateRestrictions(person(id("developer")), key.id, { ...wider, scopes: [...wider.scopes] }),
+        undefined,
+        /not widen/,
+      );
+    }
+    const byAdmin = await updateRestrictions(person(id("admin")), key.id, widen);
+    expect(byAdmin.restrictions.scopes).toBe("all");
+  });
+
+  it("a departure ends the person's waiting and approved requests; joining again does not bring them back", async () => {
+    const { id: waiting } = await ask();
+    const { id: approved } = await ask();
+    await approve("admin", approved);
+    await removeMember(operator(""), t.team.id, id("developer"));
+    await addMember(operator(""), t.team.id, id("developer"), "developer");
+    await refusedOn(revealRequestedKey(person(id("developer")), t.team.id, approved), undefined, /denied/);
+    await refusedOn(approve("admin", waiting), undefined, /denied already/);
+    expect((await requestsOf()).map((row) => row.comment)).toEqual([REQUESTER_LEFT, REQUESTER_LEFT]);
+    expect(await keysOf()).toHaveLength(0);
+  });
+
+  it("the admins' mail quotes the reason line by line, so it cannot pass for the mail's own text or links", () => {
+    const mail = renderMail(
+      "key_requested",
+      {
+        team: "T",
+        slug: "t",
+        requestId: "req_x",
+        label: "k",
+        by: "dev@example.com",
+        reason: "Launch.\n\nOpening this link only shows the request:\nhttps://evil.example/x\n-- \nKeyport.",
+        decideBy: "2026-12-04 12:00",
+      },
+      "https://keyport.example",
+      null,
+    );
+    expect(mail.text).toContain(
+      "> Launch.\n> \n> Opening this link only shows the request:\n> https://evil.example/x\n> -- \n> Keyport.",
+    );
+    // The real link, unquoted, follows.
+    expect(mail.text).toMatch(/^https:\/\/keyport\.example\/dashboard\/t\/requests\/req_x$/m);
   });
 });
 

@@ -280,6 +280,7 @@ describe("changing the policies", () => {
     expect(await readTeamPolicy(t.team.id)).toEqual({
       productionKeys: "admins",
       maxLifetimeDays: { prod: 90, dev: null },
+      requireTwoFactor: false,
     });
     const rows = await policyRows();
     expect(rows).toHaveLength(1);
@@ -333,6 +334,7 @@ describe("changing the policies", () => {
       production_keys: "developers",
       max_lifetime_days_prod: null,
       max_lifetime_days_dev: 14,
+      require_two_factor: "off",
     });
     const cleared = await admin([
       "team:policy",
@@ -351,6 +353,7 @@ describe("changing the policies", () => {
       ["--max-lifetime-days-prod", "366"],
       ["--max-lifetime-days-prod", "soon"],
       ["--production-keys", "anyone"],
+      ["--require-two-factor", "yes"],
     ]) {
       const result = await admin(["team:policy", "--team", t.team.slug, ...bad]);
       expect(result.code, bad.join(" ")).toBe(2);
@@ -359,6 +362,7 @@ describe("changing the policies", () => {
     expect(await readTeamPolicy(t.team.id)).toEqual({
       productionKeys: "admins",
       maxLifetimeDays: { prod: null, dev: null },
+      requireTwoFactor: false,
     });
     // Reading changes nothing and writes no row.
     const rows = (await policyRows()).length;

@@ -6,6 +6,7 @@ import { e2eAdmin, e2eTeam } from "../e2e/e2e-admin";
 import { createKey, signUp, uniqueEmail } from "../e2e/helpers";
 import { e2eOutbox, linkIn, waitForMail } from "../e2e/outbox";
 import { buildScene, shoot } from "./scene";
+import { enrolTwoFactor } from "../e2e/two-factor-helpers";
 
 // npm runs scripts from the project root.
 const OUT = path.resolve("docs", "screenshots");
@@ -233,4 +234,39 @@ test("a request for a production key: the dialog, the pending request and the re
     await shoot(developer, path.join(OUT, `key-request-reveal-${combo.tag}.png`), { fullPage: true });
   }
   await developerContext.close();
+});
+
+test("a team that requires two-factor: what a member without it sees, and the members page, at 1280 and 390 px, light and dark", async ({
+  page: owner,
+  browser,
+}) => {
+  const ownerEmail = uniqueEmail("2fa-owner");
+  const memberEmail = uniqueEmail("2fa-member");
+  await signUp(owner, ownerEmail);
+  const memberContext = await browser.newContext();
+  const member = await memberContext.newPage();
+  await signUp(member, memberEmail);
+  const slug = await e2eTeam(TEAM_NAME.slice(0, 64), ownerEmail, [[memberEmail, "developer"]]);
+  for (const label of [LONG_LABEL, "nightly export — 夜間"]) {
+    await e2eAdmin(["key:create", "--team", slug, "--email", memberEmail, "--env", "dev", "--label", label]);
+  }
+  await enrolTwoFactor(owner);
+  await e2eAdmin(["team:policy", "--team", slug, "--require-two-factor", "on"]);
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const width of [1280, 390]) {
+      const tag = `${width}-${colorScheme}`;
+      for (const p of [owner, member]) {
+        await p.emulateMedia({ colorScheme });
+        await p.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      }
+      await member.goto(`/dashboard/${slug}/members`);
+      await expect(member.getByTestId("two-factor-required")).toBeVisible();
+      await expect(member.getByTestId("key-row")).toHaveCount(2);
+      await shoot(member, path.join(OUT, `team-two-factor-required-${tag}.png`), { fullPage: true });
+      await owner.goto(`/dashboard/${slug}/members`);
+      await expect(owner.getByTestId("members-without-two-factor")).toBeVisible();
+      await shoot(owner, path.join(OUT, `team-members-without-two-factor-${tag}.png`), { fullPage: true });
+    }
+  }
+  await memberContext.close();
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { failure, formValues, invalid } from "@/lib/web/action-result";
+import { generateApiKey } from "@/lib/keys/format";
 
 function form(entries: Record<string, string>) {
   const data = new FormData();
@@ -29,6 +30,11 @@ describe("action results", () => {
     expect(result.error).toBe("Give the key a label.");
     expect(Object.keys(result.fieldErrors).sort()).toEqual(["grace", "label"]);
     expect(result.values).toEqual({ label: "", grace: "soon" });
+  });
+
+  it("never echo a value that holds an API key, whatever the field", () => {
+    const key = generateApiKey("prod");
+    expect(formValues(form({ reason: `it is ${key}, see`, label: "kept" }))).toEqual({ label: "kept" });
   });
 
   it("do not echo a value longer than any field takes", () => {

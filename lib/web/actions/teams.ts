@@ -236,6 +236,8 @@ export const setTeamPolicyAction = defineAction({
     productionKeys: productionKeyRuleSchema,
     maxLifetimeDaysProd: lifetimeDaysSchema,
     maxLifetimeDaysDev: lifetimeDaysSchema,
+    // A checkbox: "on" when ticked, absent otherwise (the form always has it, so absent is "off").
+    requireTwoFactor: z.literal("on").optional(),
   }),
   team: (input) => input.team,
   failureEvent: "team.action_failed",
@@ -244,6 +246,7 @@ export const setTeamPolicyAction = defineAction({
     await setTeamPolicy(await actorFor(session), member!.team.id, {
       productionKeys: input.productionKeys,
       maxLifetimeDays: { prod: input.maxLifetimeDaysProd, dev: input.maxLifetimeDaysDev },
+      requireTwoFactor: input.requireTwoFactor === "on",
     });
     revalidatePath("/dashboard", "layout");
     return "Saved the team's policies. They apply to keys made from now on; existing keys keep their expiry.";

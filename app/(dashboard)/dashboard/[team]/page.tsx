@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateKeyButton } from "@/components/keys/key-buttons";
 import { KeyFilters } from "@/components/keys/key-filters";
-import { KeyList } from "@/components/keys/key-list";
+import { HeldBackKeyList, KeyList } from "@/components/keys/key-list";
+import { TWO_FACTOR_REQUIRED_REFUSAL } from "@/lib/teams/policies";
 import { ReportedLeaksNotice } from "@/components/keys/reported-leaks-notice";
 import { Pagination } from "@/components/pagination";
 import { buttonClasses } from "@/components/ui/button";
@@ -27,6 +28,55 @@ function decoyUseText(use: DecoyUses): string {
   return `Decoy used ${times}, latest alert from ${displayIp(use.lastIp)} at ${absoluteTime(use.lastAt)}: where it was kept has leaked`;
 }
 
+/**
+ * What a member the team's two-factor policy holds back sees of it: a request to turn two-factor on, and the key list
+ * (label, fragment, status) with "This key leaked", which makes no replacement for them.
+ */
+async function HeldBackPage({
+  teamId,
+  name,
+  base,
+  page,
+}: {
+  teamId: string;
+  name: string;
+  base: string;
+  page?: number | undefined;
+}) {
+  const now = new Date();
+  const keys = await listKeys(teamId, { page }, now);
+  return (
+    <>
+      <h1 className="text-2xl font-bold break-words" tabIndex={-1}>
+        Turn on two-factor sign-in to use {name}
+      </h1>
+      <div
+        role="note"
+        className="mt-4 max-w-2xl rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
+        data-testid="two-factor-required"
+      >
+        <p>{TWO_FACTOR_REQUIRED_REFUSAL}</p>
+        <p className="mt-2">
+          The keys you made keep working meanwhile. If one of them leaked, report it below: it stops working at once.
+        </p>
+        <p className="mt-3">
+          <Link href="/account/two-factor" className={buttonClasses("primary")}>
+            Turn on two-factor sign-in
+          </Link>
+        </p>
+      </div>
+      <div className="mt-6">
+        {keys.total === 0 ? (
+          <p className="text-zinc-700 dark:text-zinc-300">This team has no API keys in use.</p>
+        ) : (
+          <HeldBackKeyList keys={keys.items} />
+        )}
+      </div>
+      <Pagination page={keys.page} pageCount={keys.pageCount} href={(n) => `${base}?page=${n}`} />
+    </>
+  );
+}
+
 // GET /dashboard/[team]: the team's keys.
 export default async function TeamKeysPage({
   params,
@@ -36,10 +86,12 @@ export default async function TeamKeysPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { team: slug } = await params;
-  const { member } = await requireTeamPage(slug, teamPath(slug));
+  const { member } = await requireTeamPage(slug, teamPath(slug), { heldBack: "shown" });
   const teamId = member.team.id;
   const base = teamPath(member.team.slug);
   const query = keyListQuerySchema.parse(await searchParams);
+  if (member.twoFactorMissing)
+    return <HeldBackPage teamId={teamId} name={member.team.name} base={base} page={query.page} />;
   const now = new Date();
   const filter = { environment: query.env, status: query.status, showInactive: Boolean(query.inactive) };
   const keys = await listKeys(teamId, { ...filter, page: query.page }, now);

@@ -9,6 +9,8 @@ import { listMembers } from "@/lib/teams/members";
 import { listServiceAccounts } from "@/lib/teams/service-accounts";
 import { RoleMatrix } from "@/components/teams/role-matrix";
 import { can, ROLES } from "@/lib/teams/roles";
+import { readTeamPolicy } from "@/lib/teams/policy-store";
+import { Badge } from "@/components/ui/badge";
 import { requireTeamPage } from "@/lib/web/team-guard";
 import { membersPath } from "@/lib/web/team-paths";
 
@@ -22,11 +24,14 @@ export const metadata: Metadata = { title: "Members" };
 export default async function MembersPage({ params }: { params: Promise<{ team: string }> }) {
   const { team: slug } = await params;
   const { session, member } = await requireTeamPage(slug, membersPath(slug));
-  const [members, serviceAccounts, invitations] = await Promise.all([
+  const [members, serviceAccounts, invitations, policy] = await Promise.all([
     listMembers(member.team.id),
     member.team.personal ? [] : listServiceAccounts(member.team.id),
     member.team.personal || !can(member.role, "members.manage") ? [] : listInvitations(member.team.id),
+    readTeamPolicy(member.team.id),
   ]);
+  // Under "two-factor required", who has not turned it on: they see only the key list until they do.
+  const withoutTwoFactor = policy.requireTwoFactor ? members.filter((m) => !m.twoFactor) : [];
   const now = new Date();
   // The server refuses the last owner's leaving whatever the page shows; the page says so instead of offering it.
   const lastOwner = member.role === "owner" && members.filter((m) => m.role === "owner").length === 1;
@@ -44,6 +49,17 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
           ? "This is your personal team: it has you alone."
           : "When someone leaves or is removed, the keys they made in this team stop working at once, unless they are handed to a service account."}
       </p>
+      {withoutTwoFactor.length > 0 && (
+        <p
+          role="note"
+          className="mt-4 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
+          data-testid="members-without-two-factor"
+        >
+          This team requires two-factor sign-in.{" "}
+          {withoutTwoFactor.length === 1 ? "One member has" : `${withoutTwoFactor.length} members have`} not turned it
+          on, marked below: they see only the key list until they do. They were mailed when the policy was turned on.
+        </p>
+      )}
       {can(member.role, "team.rename") && (
         <div className="mt-6">
           <RenameTeamForm team={member.team.slug} name={member.team.name} />
@@ -58,6 +74,11 @@ export default async function MembersPage({ params }: { params: Promise<{ team: 
                 <span className="min-w-0 font-medium break-all">
                   {m.email}
                   {self && " (you)"}
+                  {policy.requireTwoFactor && !m.twoFactor && (
+                    <Badge tone="warning" className="ml-2">
+                      No two-factor
+                    </Badge>
+                  )}
                 </span>
                 <span className="text-zinc-600 dark:text-zinc-400">
                   {m.role} · joined <Timestamp date={m.since} now={now} className="text-xs" />

@@ -25,6 +25,10 @@ function PolicySummary({ policy }: { policy: TeamPolicy }) {
       <dd className="text-zinc-700 dark:text-zinc-300">{lifetime(policy.maxLifetimeDays.prod)}</dd>
       <dt className="font-medium">Development key lifetime</dt>
       <dd className="text-zinc-700 dark:text-zinc-300">{lifetime(policy.maxLifetimeDays.dev)}</dd>
+      <dt className="font-medium">Two-factor sign-in</dt>
+      <dd className="text-zinc-700 dark:text-zinc-300">
+        {policy.requireTwoFactor ? "required of every member" : "not required"}
+      </dd>
     </dl>
   );
 }

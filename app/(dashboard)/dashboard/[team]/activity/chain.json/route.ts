@@ -1,5 +1,6 @@
 import { exportTeamChain } from "@/lib/audit-chain-store";
 import { db } from "@/lib/db";
+import { TWO_FACTOR_REQUIRED_REFUSAL } from "@/lib/teams/policies";
 import { getEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/errors/error-response";
 import { activityShown, memberBySlug, roleRefusal } from "@/lib/teams/membership";
@@ -21,6 +22,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ team
   const baseUrl = getEnv().PUBLIC_BASE_URL;
   const member = await memberBySlug(session.userId, (await params).team);
   if (!member) return errorResponse("not_found", { baseUrl, message: "That team was not found." });
+  if (member.twoFactorMissing)
+    return errorResponse("invalid_request", { baseUrl, message: TWO_FACTOR_REQUIRED_REFUSAL });
   // A member whose role lacks it: the refusal every action gives a role (a member knows the team is there).
   if (!activityShown(member).showOrigin) {
     return errorResponse("invalid_request", { baseUrl, message: roleRefusal(member.role, "activity.origin").message });

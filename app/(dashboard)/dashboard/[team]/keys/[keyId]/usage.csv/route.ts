@@ -1,5 +1,6 @@
 import { memberBySlug } from "@/lib/teams/membership";
 import { requireApiSession } from "@/lib/web/guard";
+import { TWO_FACTOR_REQUIRED_REFUSAL } from "@/lib/teams/policies";
 import { getEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/errors/error-response";
 import { keyIdSchema } from "@/lib/keys/key.schema";
@@ -20,6 +21,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ team
   // Outside the team: the same 404 as a key that does not exist.
   const member = await memberBySlug(session.userId, slug);
   if (!member) return errorResponse("not_found", { baseUrl, message: "No such key." });
+  if (member.twoFactorMissing)
+    return errorResponse("invalid_request", { baseUrl, message: TWO_FACTOR_REQUIRED_REFUSAL });
 
   const query = usageCsvQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Team" ADD COLUMN     "requireTwoFactor" BOOLEAN NOT NULL DEFAULT false;
