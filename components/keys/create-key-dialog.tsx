@@ -18,12 +18,13 @@ import {
   KEY_REQUEST_DAYS,
   KEY_REQUEST_REASON_MAX,
   latestExpiry,
+  mayWidenPastDefaults,
   mustRequestProductionKey,
   productionKeyRefusal,
   ruleAllowsProductionKey,
 } from "@/lib/teams/policies";
 import type { RestrictionOptions } from "@/lib/keys/restriction-options";
-import { UNRESTRICTED } from "@/lib/keys/restrictions";
+import { accessSummary, UNRESTRICTED } from "@/lib/keys/restrictions";
 import { RestrictionFields } from "./restriction-fields";
 
 const ENVIRONMENT_OPTIONS = [
@@ -89,6 +90,10 @@ export function CreateKeyDialog({
     const nextChoices = expiryChoices(team.policy.maxLifetimeDays[next], next);
     if (!expiryChosen || !nextChoices.options.some(([choice]) => choice === expiry)) setExpiry(nextChoices.initial);
   };
+  // The defaults limit a member who may not widen them; for the others they are only where the form starts.
+  const defaultsLimit = mayWidenPastDefaults(team.role)
+    ? null
+    : accessSummary({ ...team.policy.productionDefaults, rateLimit: null });
   const latest = maxDays === null ? null : latestExpiry(maxDays, new Date()).toISOString().slice(0, 10);
 
   return (
@@ -219,8 +224,16 @@ export function CreateKeyDialog({
             error={fieldError("expiryDate")}
           />
         )}
+        {environment === "prod" && defaultsLimit && (
+          <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="defaults-policy">
+            This team&apos;s default for production keys: {defaultsLimit}. You may narrow it; a wider key needs an
+            admin.
+          </p>
+        )}
         <RestrictionFields
-          initial={UNRESTRICTED}
+          // A production key starts with the team's defaults (lib/teams/policies.ts), a development key with none.
+          key={environment}
+          initial={environment === "prod" ? { ...team.policy.productionDefaults, rateLimit: null } : UNRESTRICTED}
           environment={environment}
           options={options}
           value={value}

@@ -27,6 +27,8 @@ interface Props {
   /** What was typed before the last refusal, by field name. */
   value: (name: string) => string | undefined;
   fieldError: (name: string) => string | undefined;
+  /** Whether the key's own rate limit is asked for (not for a team's defaults, which set access only). */
+  withRateLimit?: boolean;
 }
 
 function initialScopes(initial: KeyRestrictions, value: Props["value"], submitted: boolean): Set<Scope> {
@@ -34,7 +36,7 @@ function initialScopes(initial: KeyRestrictions, value: Props["value"], submitte
   return new Set(initial.scopes === "all" ? [] : initial.scopes);
 }
 
-export function RestrictionFields({ initial, environment, options, value, fieldError }: Props) {
+export function RestrictionFields({ initial, environment, options, value, fieldError, withRateLimit = true }: Props) {
   const submitted = value("access") !== undefined;
   const [access, setAccess] = useState<ScopeChoice>((value("access") as ScopeChoice) ?? scopeChoice(initial.scopes));
   const [chosen, setChosen] = useState(() => initialScopes(initial, value, submitted));
@@ -130,17 +132,19 @@ export function RestrictionFields({ initial, environment, options, value, fieldE
         spellCheck={false}
         autoCapitalize="off"
       />
-      <Input
-        label="Rate limit (requests per minute, optional)"
-        name="rateLimit"
-        type="number"
-        inputMode="numeric"
-        min={1}
-        max={defaultLimit}
-        defaultValue={value("rateLimit") ?? initial.rateLimit ?? ""}
-        hint={`Leave it empty for the ${environment === "prod" ? "Production" : "Development"} default, ${defaultLimit} per minute; a key's own limit can only be lower.`}
-        error={fieldError("rateLimit")}
-      />
+      {withRateLimit && (
+        <Input
+          label="Rate limit (requests per minute, optional)"
+          name="rateLimit"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={defaultLimit}
+          defaultValue={value("rateLimit") ?? initial.rateLimit ?? ""}
+          hint={`Leave it empty for the ${environment === "prod" ? "Production" : "Development"} default, ${defaultLimit} per minute; a key's own limit can only be lower.`}
+          error={fieldError("rateLimit")}
+        />
+      )}
     </>
   );
 }

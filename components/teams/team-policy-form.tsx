@@ -14,6 +14,8 @@ import {
   type TeamPolicy,
 } from "@/lib/teams/policies";
 import { setTeamPolicyAction } from "@/lib/web/actions/teams";
+import { RestrictionFields } from "@/components/keys/restriction-fields";
+import type { RestrictionOptions } from "@/lib/keys/restriction-options";
 
 const LIFETIME_FIELDS = [
   ["prod", "maxLifetimeDaysProd", "production"],
@@ -23,16 +25,33 @@ const LIFETIME_FIELDS = [
 const LIFETIME_HINT = `${LIFETIME_DAYS_MIN} to ${LIFETIME_DAYS_MAX} days. Empty: no maximum, keys may never expire.`;
 
 /** The team's policies, for those whose role sets them (the server checks the role and every value again). */
-export function TeamPolicyForm({ team, policy }: { team: string; policy: TeamPolicy }) {
+export function TeamPolicyForm({
+  team,
+  policy,
+  options,
+  personal,
+}: {
+  team: string;
+  policy: TeamPolicy;
+  options: RestrictionOptions;
+  /** A personal team has its owner alone: it has no members to require two-factor of. */
+  personal: boolean;
+}) {
   const { state, pending, form, error, fieldError, value } = useActionForm(setTeamPolicyAction);
   const days = (environment: "prod" | "dev") => policy.maxLifetimeDays[environment]?.toString() ?? "";
   return (
     <form {...form} className="flex max-w-xl flex-col gap-5" noValidate>
       <input type="hidden" name="team" value={team} />
+      {/* The state this page shows: only a form that showed two-factor required turns it off. */}
+      <input type="hidden" name="twoFactorShown" value={policy.requireTwoFactor ? "on" : "off"} />
       {/* A lifetime's error is shown at its field; any other (a role that may not, a rule the table lacks) here. */}
       <FormAlert
         message={
-          fieldError("maxLifetimeDaysProd") || fieldError("maxLifetimeDaysDev") || fieldError("requireTwoFactor")
+          fieldError("maxLifetimeDaysProd") ||
+          fieldError("maxLifetimeDaysDev") ||
+          fieldError("requireTwoFactor") ||
+          fieldError("scopes") ||
+          fieldError("allowedIps")
             ? undefined
             : error
         }
@@ -64,7 +83,22 @@ export function TeamPolicyForm({ team, policy }: { team: string; policy: TeamPol
           error={fieldError(field)}
         />
       ))}
-      <div>
+      <fieldset className="flex flex-col gap-4 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">
+        <legend className="px-1 text-sm font-semibold">Defaults for new production keys</legend>
+        <p className="-mt-2 text-sm text-zinc-700 dark:text-zinc-300">
+          What the create dialog starts a production key with. Developers may narrow it, not go past it; admins and
+          owners may. Keys made before keep their access.
+        </p>
+        <RestrictionFields
+          initial={{ ...policy.productionDefaults, rateLimit: null }}
+          environment="prod"
+          options={options}
+          value={value}
+          fieldError={fieldError}
+          withRateLimit={false}
+        />
+      </fieldset>
+      <div hidden={personal}>
         <label className="flex min-h-8 items-start gap-2 text-sm">
           <input
             type="checkbox"

@@ -59,7 +59,8 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   team:members --team SLUG              prints the team's members and roles as JSON
   team:policy --team SLUG [--production-keys admins|approval|developers]
               [--max-lifetime-days-prod N|none] [--max-lifetime-days-dev N|none]
-              [--require-two-factor on|off]
+              [--require-two-factor on|off] [--prod-default-scopes S]
+              [--prod-default-allow-ip IPS|none]
                                         sets the policies given (N: 7 to 365 days; audited),
                                         prints the team's policies as JSON
   service-account:create --team SLUG --name NAME

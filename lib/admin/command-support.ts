@@ -58,6 +58,8 @@ export function parseFlags(args: string[]) {
       "max-lifetime-days-prod": { type: "string" },
       "max-lifetime-days-dev": { type: "string" },
       "require-two-factor": { type: "string" },
+      "prod-default-scopes": { type: "string" },
+      "prod-default-allow-ip": { type: "string" },
       "override-policy": { type: "boolean" },
     },
   }).values;

@@ -13,6 +13,7 @@ import { readTeamPolicy, setTeamPolicy, type PolicyChange } from "../teams/polic
 import { teamSlugSchema } from "../teams/slug";
 import { listKeyRequests } from "../keys/key-request-views";
 import { describeRestrictions } from "../keys/restrictions";
+import { parseAllowIpFlag, parseScopesFlag } from "./restriction-flags";
 
 /** Enough for every waiting request: each member may have at most PENDING_REQUEST_CAP (lib/keys/key-requests.ts). */
 const PENDING_LIST_MAX = 1_000;
@@ -157,12 +158,15 @@ const printablePolicy = (slug: string, policy: TeamPolicy) => ({
   max_lifetime_days_prod: policy.maxLifetimeDays.prod,
   max_lifetime_days_dev: policy.maxLifetimeDays.dev,
   require_two_factor: policy.requireTwoFactor ? "on" : "off",
+  prod_default: (({ scopes, allowed_ips }) => ({ scopes, allowed_ips }))(
+    describeRestrictions({ ...policy.productionDefaults, rateLimit: null }),
+  ),
 });
 
 /**
  * team:policy --team SLUG [--production-keys admins|approval|developers] [--max-lifetime-days-prod N|none]
- * [--max-lifetime-days-dev N|none] [--require-two-factor on|off]: sets the policies given (audited), then prints them
- * all.
+ * [--max-lifetime-days-dev N|none] [--require-two-factor on|off] [--prod-default-scopes S]
+ * [--prod-default-allow-ip IPS|none]: sets the policies given (audited), then prints them all.
  */
 export async function teamPolicyCommand(flags: Flags) {
   const team = await teamBySlug(flags);
@@ -175,6 +179,14 @@ export async function teamPolicyCommand(flags: Flags) {
   if (flags["max-lifetime-days-dev"] !== undefined)
     lifetime.dev = required(cliLifetimeDaysSchema, flags["max-lifetime-days-dev"], "max-lifetime-days-dev");
   if (Object.keys(lifetime).length > 0) change.maxLifetimeDays = lifetime;
+  const defaults: Partial<TeamPolicy["productionDefaults"]> = {};
+  if (flags["prod-default-scopes"] !== undefined) defaults.scopes = parseScopesFlag(flags["prod-default-scopes"]);
+  if (flags["prod-default-allow-ip"] !== undefined)
+    defaults.allowedIps = parseAllowIpFlag(flags["prod-default-allow-ip"]);
+  if (Object.keys(defaults).length > 0) {
+    const current = (await readTeamPolicy(team.id)).productionDefaults;
+    change.productionDefaults = { ...current, ...defaults };
+  }
   if (flags["require-two-factor"] !== undefined)
     change.requireTwoFactor = required(onOffSchema, flags["require-two-factor"], "require-two-factor") === "on";
   const policy =

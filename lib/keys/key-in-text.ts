@@ -10,8 +10,9 @@ import { KEY_PREFIX } from "./key-shaped";
 const FULL_KEY_AT = new RegExp(`(?=(${KEY_PREFIX}[0-9A-Za-z]{38}))`, "g");
 
 /** What may stand between the pieces of a key or of its encoding. */
-// Format characters (Cf) and default-ignorable ones show nothing; U+2800 (a blank braille cell) shows as a space.
-export const SEPARATORS = /[\s.,:;/\\|\p{Cf}\p{Default_Ignorable_Code_Point}\u2800-]+/gu;
+// Format characters (Cf) and default-ignorable ones show nothing; U+2800 (a blank braille cell) shows as a space;
+// U+1D159 (a musical null notehead) draws nothing either (the second attack review of team policies).
+export const SEPARATORS = /[\s.,:;/\\|\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}-]+/gu;
 
 /** The length of the shortest real key ("sk_dev_" and 38 characters). */
 const SHORTEST_KEY = "sk_dev_".length + 38;

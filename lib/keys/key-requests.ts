@@ -13,7 +13,13 @@ import {
   teamNotFound,
   type TeamMember,
 } from "../teams/membership";
-import { lifetimeRefusal, mustRequestProductionKey, productionKeyRefusal, type TeamPolicy } from "../teams/policies";
+import {
+  defaultsRefusal,
+  lifetimeRefusal,
+  mustRequestProductionKey,
+  productionKeyRefusal,
+  type TeamPolicy,
+} from "../teams/policies";
 import { readTeamPolicy } from "../teams/policy-store";
 import { can } from "../teams/roles";
 import { authorise, lockTeam } from "../teams/team-lock";
@@ -106,7 +112,9 @@ export async function requestProductionKey(
         "environment",
       );
     }
-    const refusal = policyRefusal(policy, member, input.expiresAt, now);
+    const refusal =
+      policyRefusal(policy, member, input.expiresAt, now) ??
+      defaultsRefusal(policy.productionDefaults, input.restrictions);
     if (refusal) throw keyRefused(refusal.message, refusal.field);
     const waiting = await tx.keyRequest.count({
       where: { teamId, userId: actor.userId, status: "pending", createdAt: { gt: decisionCutoff(now) } },

@@ -80,6 +80,25 @@ function toRestrictions(input: RestrictionInput, ctx: z.RefinementCtx): KeyRestr
   return { scopes, allowedIps: allowlist.entries, rateLimit: input.rateLimit };
 }
 
+/**
+ * A team's defaults for new production keys (lib/teams/policies.ts), as the settings form sends them: the access
+ * fields and the allowlist of the key forms, without a rate limit. Spread into the settings form's schema.
+ */
+export const defaultAccessFields = {
+  access: accessSchema.default("all"),
+  ...Object.fromEntries(SCOPE_NAMES.map((scope) => [scopeField(scope), z.literal("on").optional()])),
+  allowedIps: allowlistText.default(""),
+};
+
+/** The defaults from those fields, or the issues on their fields (`scopes`, `allowedIps`). */
+export function toDefaultAccess(
+  input: { access: "all" | "read-only" | "custom"; allowedIps: string } & Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): { scopes: KeyRestrictions["scopes"]; allowedIps: string[] | null } | typeof z.NEVER {
+  const restrictions = toRestrictions({ ...input, rateLimit: null }, ctx);
+  return restrictions === z.NEVER ? z.NEVER : { scopes: restrictions.scopes, allowedIps: restrictions.allowedIps };
+}
+
 export const updateRestrictionsSchema = z
   // No defaults here: an edit that left a field out would otherwise clear it.
   .object({

@@ -17,7 +17,9 @@ import {
 } from "../teams/membership";
 import {
   lifetimeRefusal,
+  defaultsRefusal,
   mayReplaceKey,
+  mayWidenPastDefaults,
   mustRequestProductionKey,
   PRODUCTION_ROTATION_REFUSAL,
   productionKeyRefusal,
@@ -134,8 +136,9 @@ export async function refuseAboveKeyCap(tx: Tx, team: { id: string; personal: bo
 }
 
 /**
- * Under "developers with approval" the access an admin approved is a developer's ceiling: they may narrow a
- * production key's access, never widen it (the attack review of approvals). The operator is not limited.
+ * What a developer may do to a production key's access: narrow it, or set it within the team's defaults for new
+ * production keys; under "developers with approval" only narrow it, since the access an admin approved is their
+ * ceiling (the attack review of approvals). Admins, owners and the operator are not limited.
  */
 async function refuseWideningByPolicy(
   tx: Tx,
@@ -144,14 +147,19 @@ async function refuseWideningByPolicy(
   role: Role | null,
   next: KeyRestrictions,
 ) {
-  if (role === null || key.environment !== "prod") return;
-  const { productionKeys } = await readTeamPolicy(teamId, tx);
-  if (!mustRequestProductionKey(productionKeys, role)) return;
+  if (role === null || key.environment !== "prod" || mayWidenPastDefaults(role)) return;
+  const { productionKeys, productionDefaults } = await readTeamPolicy(teamId, tx);
   const { perKey } = rateLimits(getEnv(), "prod");
+  // Narrowing is always allowed; anything else must keep within the team's defaults, and, under approval, within
+  // what the admin approved.
   if (restrictionsWithin(next, fromStoredRestrictions(key), perKey)) return;
-  throw keyRefused(
-    "This team's policy: a developer may narrow a production key's access, not widen it. Ask an admin, or request a new key.",
-  );
+  if (mustRequestProductionKey(productionKeys, role)) {
+    throw keyRefused(
+      "This team's policy: a developer may narrow a production key's access, not widen it. Ask an admin, or request a new key.",
+    );
+  }
+  const pastDefaults = defaultsRefusal(productionDefaults, next);
+  if (pastDefaults) throw keyRefused(pastDefaults.message, pastDefaults.field);
 }
 
 export interface NewKey {
@@ -301,12 +309,17 @@ export async function createKey(
     const teamPolicy = await readTeamPolicy(teamId, tx);
     // A decoy never works, so it has no lifetime to limit: it waits, for as long as it is left, to be found.
     const lifetime = input.decoy ? null : lifetimeRefusal(teamPolicy, input.environment, input.expiresAt, now);
+    // A developer's production key keeps within the team's defaults (scopes, addresses); admins and owners may widen.
+    const pastDefaults =
+      input.environment === "prod" && !input.decoy && !mayWidenPastDefaults(member.role)
+        ? defaultsRefusal(teamPolicy.productionDefaults, restrictions)
+        : null;
     const refusal =
       input.environment === "prod" && !ruleAllowsProductionKey(teamPolicy.productionKeys, member.role)
         ? { message: productionKeyRefusal(teamPolicy.productionKeys), field: "environment" }
         : lifetime
           ? { message: lifetime, field: "expiry" }
-          : null;
+          : pastDefaults;
     const overridden = refusal !== null && Boolean(policy.overrideTeamPolicy) && (actor.kind ?? "person") !== "person";
     if (refusal && !overridden) throw keyRefused(refusal.message, refusal.field);
     await refuseAboveKeyCap(tx, member.team, now);

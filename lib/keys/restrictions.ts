@@ -75,8 +75,15 @@ export function accessSummary(restrictions: KeyRestrictions): string | null {
  * allowlist, its own rate limit no higher (a limit of the environment's default counts as that default).
  */
 export function restrictionsWithin(next: KeyRestrictions, current: KeyRestrictions, defaultLimit: number): boolean {
-  const scopesWithin =
-    current.scopes === "all" || (next.scopes !== "all" && next.scopes.every((scope) => current.scopes.includes(scope)));
   const limit = (restrictions: KeyRestrictions) => restrictions.rateLimit ?? defaultLimit;
-  return scopesWithin && allowlistWithin(next.allowedIps, current.allowedIps) && limit(next) <= limit(current);
+  return (
+    scopesWithin(next.scopes, current.scopes) &&
+    allowlistWithin(next.allowedIps, current.allowedIps) &&
+    limit(next) <= limit(current)
+  );
+}
+
+/** Whether the scopes `next` grants are all among those `current` grants. */
+export function scopesWithin(next: KeyScopes, current: KeyScopes): boolean {
+  return current === "all" || (next !== "all" && next.every((scope) => current.includes(scope)));
 }

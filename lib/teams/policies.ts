@@ -3,6 +3,9 @@
 // form's controls, the operator CLI and the docs' "Teams and roles" page all
 // read. Pure data and functions: no database, no framework.
 import { can, canManageKey, type Role } from "./roles";
+import { allowlistWithin } from "../keys/ip-allowlist";
+import { accessSummary, scopesWithin, type KeyRestrictions } from "../keys/restrictions";
+import type { KeyScopes } from "../keys/scopes";
 
 type Environment = "dev" | "prod";
 
@@ -40,6 +43,8 @@ export interface TeamPolicy {
   maxLifetimeDays: Record<Environment, number | null>;
   /** Whether a member must have two-factor sign-in on to see and do anything in the team but its key list. */
   requireTwoFactor: boolean;
+  /** What a new production key starts with, and the most a developer may give one; admins and owners may widen. */
+  productionDefaults: { scopes: KeyScopes; allowedIps: string[] | null };
 }
 
 /** A new team's policies: what the teams issue shipped before there were policies. */
@@ -47,6 +52,7 @@ export const DEFAULT_POLICY: TeamPolicy = {
   productionKeys: "developers",
   maxLifetimeDays: { dev: null, prod: null },
   requireTwoFactor: false,
+  productionDefaults: { scopes: "all", allowedIps: null },
 };
 
 /** Each policy as the settings page and the docs present it. */
@@ -70,6 +76,13 @@ export const POLICY_DESCRIPTIONS = [
     options: `none, or ${LIFETIME_DAYS_MIN} to ${LIFETIME_DAYS_MAX} days`,
     default: "none",
     effect: "The same, for development keys.",
+  },
+  {
+    name: "Defaults for new production keys",
+    options: "scopes (all, read only, or chosen), and an IP allowlist",
+    default: "every scope, from any address",
+    effect:
+      "The access a new production key starts with in the create dialog. A developer may narrow it, on a new key, a request or an existing key, but not go past it (nor past a key's own access under “Developers with approval”); admins and owners may. Keys made before keep their access.",
   },
   {
     name: "Two-factor required",
@@ -179,4 +192,26 @@ export function outlivesPolicy(
   now: Date,
 ): boolean {
   return lifetimeRefusal(policy, key.environment, key.expiresAt, now) !== null;
+}
+
+/** Whether a role may give a production key more than the team's defaults: the roles that manage any production key. */
+export const mayWidenPastDefaults = (role: Role) => can(role, "keys.manage_any_prod");
+
+/** Why this access goes past the team's defaults for production keys, on the field it concerns; null when it does not. */
+export function defaultsRefusal(
+  defaults: TeamPolicy["productionDefaults"],
+  restrictions: KeyRestrictions,
+): { message: string; field: "scopes" | "allowedIps" } | null {
+  const described = accessSummary({ ...defaults, rateLimit: null }) ?? "every scope, from any address";
+  if (!scopesWithin(restrictions.scopes, defaults.scopes))
+    return {
+      message: `This team's default for production keys is ${described}: choose scopes within it, or ask an admin for a wider key.`,
+      field: "scopes",
+    };
+  if (!allowlistWithin(restrictions.allowedIps, defaults.allowedIps))
+    return {
+      message: `This team's default for production keys is ${described}: allow addresses within it, or ask an admin for a wider key.`,
+      field: "allowedIps",
+    };
+  return null;
 }

@@ -2,6 +2,9 @@ import "server-only";
 import { recordTeamAudit, type Actor } from "../audit";
 import { db, type Db } from "../db";
 import { statusWhere } from "../keys/status";
+import { parseStoredAllowlist, serializeAllowlist } from "../keys/ip-allowlist";
+import { describeRestrictions } from "../keys/restrictions";
+import { parseStoredScopes, serializeScopes } from "../keys/scopes";
 import { keyViewSelect, toKeyView, type KeyView } from "../keys/views";
 import { log } from "../log";
 import { DomainError } from "../domain-error";
@@ -22,6 +25,8 @@ const policySelect = {
   maxKeyDaysProd: true,
   maxKeyDaysDev: true,
   requireTwoFactor: true,
+  prodDefaultScopes: true,
+  prodDefaultAllowedIps: true,
 } as const;
 
 function fromRow(row: {
@@ -29,6 +34,8 @@ function fromRow(row: {
   maxKeyDaysProd: number | null;
   maxKeyDaysDev: number | null;
   requireTwoFactor: boolean;
+  prodDefaultScopes: string;
+  prodDefaultAllowedIps: string | null;
 }) {
   // The column is written only from the policies table; anything else is a fault, never a permission.
   if (!isProductionKeyRule(row.productionKeys)) throw new Error(`unknown production key rule: ${row.productionKeys}`);
@@ -36,6 +43,10 @@ function fromRow(row: {
     productionKeys: row.productionKeys,
     maxLifetimeDays: { prod: row.maxKeyDaysProd, dev: row.maxKeyDaysDev },
     requireTwoFactor: row.requireTwoFactor,
+    productionDefaults: {
+      scopes: parseStoredScopes(row.prodDefaultScopes),
+      allowedIps: parseStoredAllowlist(row.prodDefaultAllowedIps),
+    },
   } satisfies TeamPolicy;
 }
 
@@ -51,6 +62,7 @@ export interface PolicyChange {
   productionKeys?: TeamPolicy["productionKeys"];
   maxLifetimeDays?: Partial<TeamPolicy["maxLifetimeDays"]>;
   requireTwoFactor?: boolean;
+  productionDefaults?: TeamPolicy["productionDefaults"];
 }
 
 const AUDIT_NAMES = {
@@ -58,6 +70,7 @@ const AUDIT_NAMES = {
   prod: "max_lifetime_days_prod",
   dev: "max_lifetime_days_dev",
   requireTwoFactor: "require_two_factor",
+  productionDefaults: "production_key_defaults",
 } as const;
 
 /**
@@ -73,8 +86,21 @@ export async function setTeamPolicy(actor: Actor, teamId: string, change: Policy
       productionKeys: change.productionKeys ?? before.productionKeys,
       maxLifetimeDays: { ...before.maxLifetimeDays, ...change.maxLifetimeDays },
       requireTwoFactor: change.requireTwoFactor ?? before.requireTwoFactor,
+      productionDefaults: change.productionDefaults ?? before.productionDefaults,
     };
     const turningOn = after.requireTwoFactor && !before.requireTwoFactor;
+    // A personal team has its owner alone: the policy would only lock them out of their own keys.
+    if (
+      turningOn &&
+      (await tx.team.findUnique({ where: { id: teamId }, select: { personalOfId: true } }))?.personalOfId
+    )
+      throw new DomainError(
+        "invalid_request",
+        "A personal team has its owner alone: two-factor is theirs to turn on in their account.",
+        {
+          field: "requireTwoFactor",
+        },
+      );
     // Whoever requires it has it: else they would be held back by their own policy, unable to turn it off.
     if (turningOn && member && !(await hasTwoFactor(tx, member.userId)))
       throw new DomainError(
@@ -93,6 +119,18 @@ export async function setTeamPolicy(actor: Actor, teamId: string, change: Policy
     }
     if (after.requireTwoFactor !== before.requireTwoFactor)
       moved[AUDIT_NAMES.requireTwoFactor] = { from: before.requireTwoFactor, to: after.requireTwoFactor };
+    const defaultsOf = (policy: TeamPolicy) => ({
+      scopes: serializeScopes(policy.productionDefaults.scopes),
+      allowedIps: serializeAllowlist(policy.productionDefaults.allowedIps),
+    });
+    const [defaultsFrom, defaultsTo] = [defaultsOf(before), defaultsOf(after)];
+    if (defaultsFrom.scopes !== defaultsTo.scopes || defaultsFrom.allowedIps !== defaultsTo.allowedIps) {
+      const described = (policy: TeamPolicy) => {
+        const { scopes, allowed_ips } = describeRestrictions({ ...policy.productionDefaults, rateLimit: null });
+        return `scopes: ${Array.isArray(scopes) ? scopes.join(", ") : scopes}; addresses: ${Array.isArray(allowed_ips) ? allowed_ips.join(", ") : allowed_ips}`;
+      };
+      moved[AUDIT_NAMES.productionDefaults] = { from: described(before), to: described(after) };
+    }
     if (Object.keys(moved).length === 0) return { before, after: before };
     await tx.team.update({
       where: { id: teamId },
@@ -101,6 +139,8 @@ export async function setTeamPolicy(actor: Actor, teamId: string, change: Policy
         maxKeyDaysProd: after.maxLifetimeDays.prod,
         maxKeyDaysDev: after.maxLifetimeDays.dev,
         requireTwoFactor: after.requireTwoFactor,
+        prodDefaultScopes: defaultsTo.scopes,
+        prodDefaultAllowedIps: defaultsTo.allowedIps,
       },
     });
     await recordTeamAudit(tx, teamId, actor, "team.policy_changed", null, moved);

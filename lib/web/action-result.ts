@@ -40,9 +40,9 @@ export function formValues(formData: FormData, omit: readonly string[] = []): Fo
   if (!isForm(formData)) return values;
   for (const [name, value] of formData) {
     if (typeof value !== "string" || name.startsWith("$ACTION") || omit.includes(name)) continue;
-    const echoed = value.slice(0, MAX_ECHOED_LENGTH);
-    if (holdsApiKey(echoed)) continue;
-    values[name] = echoed;
+    // The whole value is looked at (a key cut off by the shortening would still leak most of itself), and the name.
+    if (holdsApiKey(name) || holdsApiKey(value.slice(0, MAX_ECHOED_LENGTH + 100))) continue;
+    values[name] = value.slice(0, MAX_ECHOED_LENGTH);
   }
   return values;
 }

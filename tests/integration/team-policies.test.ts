@@ -6,7 +6,8 @@
 // and never shortened.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { createKey, reportLeak, rotateKey } from "@/lib/keys/lifecycle";
+import { createKey, reportLeak, rotateKey, updateRestrictions } from "@/lib/keys/lifecycle";
+import { requestKeyAction } from "@/lib/web/actions/key-requests";
 import { latestExpiry } from "@/lib/teams/policies";
 import { keysOutlivingPolicy, readTeamPolicy, setTeamPolicy } from "@/lib/teams/policy-store";
 import { createKeyAction, rotateKeyAction } from "@/lib/web/actions/keys";
@@ -281,6 +282,7 @@ describe("changing the policies", () => {
       productionKeys: "admins",
       maxLifetimeDays: { prod: 90, dev: null },
       requireTwoFactor: false,
+      productionDefaults: { scopes: "all", allowedIps: null },
     });
     const rows = await policyRows();
     expect(rows).toHaveLength(1);
@@ -335,6 +337,7 @@ describe("changing the policies", () => {
       max_lifetime_days_prod: null,
       max_lifetime_days_dev: 14,
       require_two_factor: "off",
+      prod_default: { scopes: "all", allowed_ips: "any" },
     });
     const cleared = await admin([
       "team:policy",
@@ -363,6 +366,7 @@ describe("changing the policies", () => {
       productionKeys: "admins",
       maxLifetimeDays: { prod: null, dev: null },
       requireTwoFactor: false,
+      productionDefaults: { scopes: "all", allowedIps: null },
     });
     // Reading changes nothing and writes no row.
     const rows = (await policyRows()).length;
@@ -380,5 +384,124 @@ describe("changing the policies", () => {
       );
     }
     expect(await policyRows()).toHaveLength(0);
+  });
+});
+
+describe("defaults for new production keys", () => {
+  const prodForm = (fields: Record<string, string>) =>
+    form({ team: t.team.slug, label: "prod", environment: "prod", expiry: "90", ...fields });
+
+  it("a developer's new production key keeps within them, on the dashboard, a request and the CLI; an admin may widen; nothing refused is stored", async () => {
+    const set = await admin([
+      "team:policy",
+      "--team",
+      t.team.slug,
+      "--prod-default-scopes",
+      "read-only",
+      "--prod-default-allow-ip",
+      "203.0.113.0/24",
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout).prod_default).toEqual({
+      scopes: ["catalog:read", "generations:read"],
+      allowed_ips: ["203.0.113.0/24"],
+    });
+    await signInAs(t.people.developer!.id);
+    const before = await keysOf();
+    const wider = [
+      [{ access: "all", allowedIps: "203.0.113.0/24" }, "scopes"],
+      [{ access: "read-only", allowedIps: "" }, "allowedIps"],
+      [{ access: "read-only", allowedIps: "198.51.100.7" }, "allowedIps"],
+    ] as const;
+    for (const [fields, field] of wider) {
+      const refused = await createKeyAction(null, prodForm(fields));
+      expect(!refused.ok && refused.fieldErrors[field]?.[0], JSON.stringify(fields)).toMatch(
+        /default for production keys is Read only · IP allowlist: 203\.0\.113\.0\/24/,
+      );
+    }
+    expect(await keysOf()).toEqual(before);
+    // Within them (narrower, even): made.
+    const within = await createKeyAction(
+      null,
+      prodForm({ access: "custom", "scope:catalog:read": "on", allowedIps: "203.0.113.8/29" }),
+    );
+    expect(within.ok, JSON.stringify(within)).toBe(true);
+    // The same wider key, in the developer's name by the operator: refused unless overridden.
+    const cli = await developerProdKeyByCli("wider by the operator");
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(/default for production keys/);
+    expect((await developerProdKeyByCli("overridden", "--override-policy")).code).toBe(0);
+    // An admin may give a production key more.
+    await signInAs(t.people.admin!.id);
+    expect((await createKeyAction(null, prodForm({ access: "all", allowedIps: "" }))).ok).toBe(true);
+
+    // Under approval, a request past the defaults is refused on its field, and nothing is stored.
+    await setTeamPolicy(operator(""), t.team.id, { productionKeys: "approval" });
+    await signInAs(t.people.developer!.id);
+    const request = await requestKeyAction(
+      null,
+      prodForm({ access: "all", allowedIps: "203.0.113.0/24", reason: "r" }),
+    );
+    expect(!request.ok && request.fieldErrors.scopes?.[0]).toMatch(/ask an admin for a wider key/);
+    expect(await db.keyRequest.count({ where: { teamId: t.team.id } })).toBe(0);
+  });
+
+  it("an existing production key: a developer narrows it or keeps it within the defaults, never past them", async () => {
+    const { key } = await createKey(person(t.people.developer!.id), {
+      label: "made before the defaults",
+      environment: "prod",
+      expiresAt: null,
+      teamId: t.team.id,
+    });
+    await setTeamPolicy(operator(""), t.team.id, {
+      productionDefaults: { scopes: ["catalog:read", "generations:read"], allowedIps: null },
+    });
+    // Narrowing a key made before (wider than the defaults) is allowed, and so is any access within them.
+    const narrowed = await updateRestrictions(person(t.people.developer!.id), key.id, {
+      scopes: ["catalog:read", "models:invoke"],
+      allowedIps: null,
+      rateLimit: null,
+    });
+    expect(narrowed.restrictions.scopes).toEqual(["catalog:read", "models:invoke"]);
+    await updateRestrictions(person(t.people.developer!.id), key.id, {
+      scopes: ["catalog:read", "generations:read"],
+      allowedIps: null,
+      rateLimit: null,
+    });
+    await refusedOn(
+      updateRestrictions(person(t.people.developer!.id), key.id, { scopes: "all", allowedIps: null, rateLimit: null }),
+      "scopes",
+      /default for production keys/,
+    );
+    // An admin may.
+    const widened = await updateRestrictions(person(t.people.admin!.id), key.id, {
+      scopes: "all",
+      allowedIps: null,
+      rateLimit: null,
+    });
+    expect(widened.restrictions.scopes).toBe("all");
+  });
+
+  it("are set on the settings page by an admin, audited, and refused on their field when bad", async () => {
+    await signInAs(t.people.admin!.id);
+    const base = { team: t.team.slug, productionKeys: "developers", maxLifetimeDaysProd: "", maxLifetimeDaysDev: "" };
+    const bad = await setTeamPolicyAction(null, form({ ...base, access: "custom", allowedIps: "" }));
+    expect(!bad.ok && bad.fieldErrors.scopes?.[0]).toMatch(/at least one scope/);
+    const badIp = await setTeamPolicyAction(null, form({ ...base, access: "all", allowedIps: "10.0.0.300" }));
+    expect(!badIp.ok && badIp.fieldErrors.allowedIps?.[0]).toMatch(/not an IPv4 or IPv6/);
+    expect((await readTeamPolicy(t.team.id)).productionDefaults).toEqual({ scopes: "all", allowedIps: null });
+    const saved = await setTeamPolicyAction(null, form({ ...base, access: "read-only", allowedIps: "2001:db8::/32" }));
+    expect(saved.ok, JSON.stringify(saved)).toBe(true);
+    expect((await readTeamPolicy(t.team.id)).productionDefaults).toEqual({
+      scopes: ["catalog:read", "generations:read"],
+      allowedIps: ["2001:db8::/32"],
+    });
+    const [row] = await policyRows();
+    expect(JSON.parse(row!.details ?? "{}")).toEqual({
+      production_key_defaults: {
+        from: "scopes: all; addresses: any",
+        to: "scopes: catalog:read, generations:read; addresses: 2001:db8::/32",
+      },
+    });
   });
 });

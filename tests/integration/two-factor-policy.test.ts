@@ -26,13 +26,15 @@ const id = (name: string) => t.people[name]!.id;
 /** Two-factor on for this account (how it was set up is the two-factor tests' business). */
 const withTwoFactor = (name: string) =>
   db.user.update({ where: { id: id(name) }, data: { totpEnabledAt: new Date() } });
-const policyForm = (requireTwoFactor: boolean) =>
+/** The settings form, ticked or not, drawn with two-factor shown on or off (the form's hidden field). */
+const policyForm = (requireTwoFactor: boolean, shown?: "on" | "off") =>
   form({
     team: t.team.slug,
     productionKeys: "developers",
     maxLifetimeDaysProd: "",
     maxLifetimeDaysDev: "",
     ...(requireTwoFactor ? { requireTwoFactor: "on" } : {}),
+    ...(shown ? { twoFactorShown: shown } : {}),
   });
 
 beforeEach(async () => {
@@ -61,6 +63,36 @@ describe("turning it on", () => {
     expect((await setTeamPolicyAction(null, policyForm(true))).ok).toBe(true);
     expect(await db.mailMessage.count({ where: { kind: "team_two_factor_required", userId: id("developer") } })).toBe(
       1,
+    );
+  });
+
+  it("turning it off takes a form that showed it on, and a fresh sign-in; a personal team cannot require it", async () => {
+    await withTwoFactor("owner");
+    await setTeamPolicy(operator(""), t.team.id, { requireTwoFactor: true });
+    const required = async () => (await db.team.findUniqueOrThrow({ where: { id: t.team.id } })).requireTwoFactor;
+    await signInAs(id("owner"));
+    // A page drawn before it was turned on (it showed it off) saves the rest and leaves it on.
+    const stale = await setTeamPolicyAction(null, policyForm(false, "off"));
+    expect(stale.ok, JSON.stringify(stale)).toBe(true);
+    expect(await required()).toBe(true);
+    // One that showed it on turns it off, after the person proves it is them.
+    const session = await db.session.findFirstOrThrow({
+      where: { userId: id("owner") },
+      orderBy: { createdAt: "desc" },
+    });
+    await db.session.update({ where: { id: session.id }, data: { verifiedAt: new Date(Date.now() - 11 * 60_000) } });
+    const unproved = await setTeamPolicyAction(null, policyForm(false, "on"));
+    expect(!unproved.ok && unproved.fieldErrors.stepUp?.[0]).toMatch(/Confirm it’s you/);
+    expect(await required()).toBe(true);
+    await signInAs(id("owner"));
+    expect((await setTeamPolicyAction(null, policyForm(false, "on"))).ok).toBe(true);
+    expect(await required()).toBe(false);
+
+    const personal = await db.team.findFirstOrThrow({ where: { personalOfId: id("owner") } });
+    await refusedOn(
+      setTeamPolicy(person(id("owner")), personal.id, { requireTwoFactor: true }),
+      "requireTwoFactor",
+      /personal team/,
     );
   });
 

@@ -153,6 +153,10 @@ test("a team's settings and its policies in the key form, at 1280 and 390 px, li
     "30",
     "--max-lifetime-days-dev",
     "14",
+    "--prod-default-scopes",
+    "read-only",
+    "--prod-default-allow-ip",
+    "203.0.113.0/24,2001:db8::/32",
   ]);
   for (const colorScheme of ["light", "dark"] as const) {
     for (const width of [1280, 390]) {

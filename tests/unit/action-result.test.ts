@@ -35,6 +35,9 @@ describe("action results", () => {
   it("never echo a value that holds an API key, whatever the field", () => {
     const key = generateApiKey("prod");
     expect(formValues(form({ reason: `it is ${key}, see`, label: "kept" }))).toEqual({ label: "kept" });
+    // Nor one the shortening would cut (most of a key is nearly all of it), nor a field named by a key.
+    expect(formValues(form({ reason: `${"x".repeat(956)}${key}` }))).toEqual({});
+    expect(formValues(form({ [key]: "x" }))).toEqual({});
   });
 
   it("do not echo a value longer than any field takes", () => {

@@ -57,7 +57,7 @@ describe("holdsApiKey", () => {
     ["quoted-printable", KEY.replace(/_/g, "=5F")],
     ["in a JWT's payload", `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify({ k: KEY })).toString("base64url")}.`],
     // The attack review of approvals: split by characters that show nothing, or a blank that looks like a space.
-    ...["\u2062", "\u034F", "\u180E", "\u3164", "\u2800", "\u{E0041}"].map((mark) => [
+    ...["\u2062", "\u034F", "\u180E", "\u3164", "\u2800", "\u{E0041}", "\u{1D159}"].map((mark) => [
       `split by U+${mark.codePointAt(0)!.toString(16).toUpperCase()}`,
       `${KEY.slice(0, 20)}${mark}${KEY.slice(20)}`,
     ]),

@@ -169,7 +169,7 @@ export const reportLeakAction = keyAction(
         keyId: outcome.revoked.id,
         label,
         leakedKeyId: outcome.revoked.id,
-        message: `“${label}” is revoked: it stopped working just now. No replacement was made: your role in this team, or its policy for production keys, keeps you from a new secret of this key. Ask its maker or an admin of the team to create one.`,
+        message: `“${label}” is revoked: it stopped working just now. No replacement was made: your role in this team, or its policies (for production keys, or two-factor sign-in), keep you from a new secret of this key. Ask its maker or an admin of the team to create one.`,
       };
     }
     return {

@@ -1,5 +1,6 @@
 "use server";
 
+import { defaultAccessFields, toDefaultAccess } from "../../keys/key.schema";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
@@ -231,22 +232,41 @@ export const deleteTeamAction = defineAction({
 
 export const setTeamPolicyAction = defineAction({
   access: "session",
-  input: z.object({
-    team: teamSlugSchema,
-    productionKeys: productionKeyRuleSchema,
-    maxLifetimeDaysProd: lifetimeDaysSchema,
-    maxLifetimeDaysDev: lifetimeDaysSchema,
-    // A checkbox: "on" when ticked, absent otherwise (the form always has it, so absent is "off").
-    requireTwoFactor: z.literal("on").optional(),
-  }),
+  input: z
+    .object({
+      team: teamSlugSchema,
+      productionKeys: productionKeyRuleSchema,
+      maxLifetimeDaysProd: lifetimeDaysSchema,
+      maxLifetimeDaysDev: lifetimeDaysSchema,
+      // A checkbox: "on" when ticked, absent otherwise; with the state the page was drawn with (a hidden field), so
+      // only a form that showed it on turns it off (a page opened before it was turned on leaves it on).
+      requireTwoFactor: z.literal("on").optional(),
+      twoFactorShown: z.enum(["on", "off"]).optional(),
+      ...defaultAccessFields,
+    })
+    .transform((input, ctx) => {
+      const productionDefaults = toDefaultAccess(input, ctx);
+      if (productionDefaults === z.NEVER) return z.NEVER;
+      const ticked = input.requireTwoFactor === "on";
+      const requireTwoFactor = ticked || input.twoFactorShown === "on" ? ticked : undefined;
+      return {
+        ...input,
+        productionDefaults,
+        requireTwoFactor,
+        turnsOffTwoFactor: input.twoFactorShown === "on" && !ticked,
+      };
+    }),
   team: (input) => input.team,
+  // Turning two-factor off lowers the team's guard: a fresh sign-in, as turning off one's own two-factor takes.
+  stepUp: async (input) => input.turnsOffTwoFactor,
   failureEvent: "team.action_failed",
   async run({ input, session, member }) {
     // The role (team.policies) is checked in lib/teams, under the team's lock.
     await setTeamPolicy(await actorFor(session), member!.team.id, {
       productionKeys: input.productionKeys,
       maxLifetimeDays: { prod: input.maxLifetimeDaysProd, dev: input.maxLifetimeDaysDev },
-      requireTwoFactor: input.requireTwoFactor === "on",
+      requireTwoFactor: input.requireTwoFactor,
+      productionDefaults: input.productionDefaults,
     });
     revalidatePath("/dashboard", "layout");
     return "Saved the team's policies. They apply to keys made from now on; existing keys keep their expiry.";

@@ -28,7 +28,8 @@ export default async function TeamLayout({
   if (!member) notFound();
   // The key dialog offers them as a new key's owner (the server checks the choice again).
   const [serviceAccounts, policy] = await Promise.all([
-    member.team.personal
+    // Nor to a member the two-factor policy holds back: they see the key list only (the names are the team's).
+    member.team.personal || member.twoFactorMissing
       ? []
       : listServiceAccounts(member.team.id).then((accounts) => accounts.map(({ id, name }) => ({ id, name }))),
     readTeamPolicy(member.team.id),

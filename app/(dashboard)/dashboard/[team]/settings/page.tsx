@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { TeamPolicyForm } from "@/components/teams/team-policy-form";
+import { restrictionOptions } from "@/lib/keys/restriction-options";
+import { accessSummary } from "@/lib/keys/restrictions";
+import { routesByScope } from "@/lib/public-api/routes";
 import { Timestamp } from "@/components/ui/timestamp";
 import { PRODUCTION_KEY_RULE_TEXT, type TeamPolicy } from "@/lib/teams/policies";
 import { keysOutlivingPolicy, readTeamPolicy } from "@/lib/teams/policy-store";
@@ -25,6 +28,13 @@ function PolicySummary({ policy }: { policy: TeamPolicy }) {
       <dd className="text-zinc-700 dark:text-zinc-300">{lifetime(policy.maxLifetimeDays.prod)}</dd>
       <dt className="font-medium">Development key lifetime</dt>
       <dd className="text-zinc-700 dark:text-zinc-300">{lifetime(policy.maxLifetimeDays.dev)}</dd>
+      <dt className="font-medium">New production keys start with</dt>
+      <dd className="text-zinc-700 dark:text-zinc-300">
+        {accessSummary({ ...policy.productionDefaults, rateLimit: null }) ?? "every scope, from any address"}
+        {policy.productionDefaults.scopes !== "all" || policy.productionDefaults.allowedIps
+          ? ", and developers keep within it"
+          : ""}
+      </dd>
       <dt className="font-medium">Two-factor sign-in</dt>
       <dd className="text-zinc-700 dark:text-zinc-300">
         {policy.requireTwoFactor ? "required of every member" : "not required"}
@@ -60,7 +70,12 @@ export default async function TeamSettingsPage({ params }: { params: Promise<{ t
             <p className="mt-2 mb-4 text-sm text-zinc-700 dark:text-zinc-300">
               Each change is recorded in the team&apos;s activity. Members see a policy beside the control it limits.
             </p>
-            <TeamPolicyForm team={member.team.slug} policy={policy} />
+            <TeamPolicyForm
+              team={member.team.slug}
+              policy={policy}
+              options={restrictionOptions(routesByScope())}
+              personal={member.team.personal}
+            />
           </>
         ) : (
           <>

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Team" ADD COLUMN     "prodDefaultAllowedIps" TEXT,
+ADD COLUMN     "prodDefaultScopes" TEXT NOT NULL DEFAULT 'all';
