@@ -183,9 +183,13 @@ describe(`the team chain migration, on ${database.provider}`, () => {
     );
     // (A boolean column reads back as 0 from SQLite's raw rows, false from PostgreSQL's.)
     const off = database.provider === "sqlite" ? 0 : false;
-    expect(inColumnsOf(withoutHead, before.teams[0]!, { productionKeys: "developers", requireTwoFactor: off })).toEqual(
-      before.teams,
-    );
+    expect(
+      inColumnsOf(withoutHead, before.teams[0]!, {
+        productionKeys: "developers",
+        requireTwoFactor: off,
+        prodDefaultScopes: "all",
+      }),
+    ).toEqual(before.teams);
     expect(teams.map((team) => [team.id, Number(team.auditSeq)])).toEqual([
       ["t-ada", 1],
       ["t-bob", 1],
