@@ -232,7 +232,8 @@ export function CreateKeyDialog({
         )}
         <RestrictionFields
           // A production key starts with the team's defaults (lib/teams/policies.ts), a development key with none.
-          key={environment}
+          // (Keys among the form's children must differ: the expiry date is keyed by the environment too.)
+          key={`restrictions-${environment}`}
           initial={environment === "prod" ? { ...team.policy.productionDefaults, rateLimit: null } : UNRESTRICTED}
           environment={environment}
           options={options}
