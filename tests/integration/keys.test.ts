@@ -96,7 +96,11 @@ describe("creating keys", () => {
     expect(await db.teamAuditEvent.count({ where: { actorId: actor.userId, action: "key.created" } })).toBe(
       ACTIVE_KEY_CAP + 3,
     );
-    const created = await db.teamAuditEvent.findFirstOrThrow({ where: { keyId: replacement.id } });
+    // Its first row in the team's chain (without an order, PostgreSQL may hand back its later "rotated" row first).
+    const created = await db.teamAuditEvent.findFirstOrThrow({
+      where: { keyId: replacement.id },
+      orderBy: { seq: "asc" },
+    });
     expect(created.action).toBe("key.created");
     expect(JSON.parse(created.details!)).toEqual({
       environment: "dev",
