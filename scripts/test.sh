@@ -71,28 +71,4 @@ if [ "$integration_status" -ne 0 ] || [ "$build_status" -ne 0 ]; then
   exit 1
 fi
 
-# A job to run beside the end-to-end tests (TEST_BESIDE_E2E, a shell command):
-# CI's integration pass on PostgreSQL (.ci/run). The browser tests spend much
-# of their time waiting on the browser and the server, and that pass on its
-# database: side by side on 2 cores they end sooner than one after the other.
-# Its output is printed after the end-to-end tests', under its own heading.
-beside_pid=""
-if [ -n "${TEST_BESIDE_E2E:-}" ]; then
-  bash -c "$TEST_BESIDE_E2E" >"$checks_dir/beside.log" 2>&1 &
-  beside_pid=$!
-  trap 'kill "$build_pid" "$beside_pid" 2>/dev/null || true; rm -rf "$checks_dir"' EXIT
-fi
-step "End-to-end tests"
-e2e_status=0
-npx playwright test || e2e_status=$?
-if [ -n "$beside_pid" ]; then
-  step "Beside the end-to-end tests: $TEST_BESIDE_E2E"
-  beside_status=0
-  wait "$beside_pid" || beside_status=$?
-  cat "$checks_dir/beside.log"
-  if [ "$beside_status" -ne 0 ]; then
-    echo "Failed: $TEST_BESIDE_E2E" >&2
-    exit 1
-  fi
-fi
-exit "$e2e_status"
+step "End-to-end tests";    npx playwright test
