@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db";
 import { queueMail } from "./outbox";
+import { adminsWithAddress } from "./team-notices";
 
 // The mails of a request for a production key (lib/keys/key-requests.ts),
 // queued in the transaction that made or decided it: each admin and owner of
@@ -26,13 +27,9 @@ export async function queueKeyRequested(
 ) {
   const [by, admins] = await Promise.all([
     tx.user.findUniqueOrThrow({ where: { id: request.userId }, select: { email: true } }),
-    tx.membership.findMany({
-      where: { teamId: team.id, role: { in: ["admin", "owner"] } },
-      select: { user: { select: { id: true, email: true } } },
-    }),
+    adminsWithAddress(tx, team.id),
   ]);
-  for (const { user } of admins) {
-    if (!user.email) continue;
+  for (const user of admins) {
     await queueMail(
       tx,
       {

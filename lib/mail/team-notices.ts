@@ -41,6 +41,15 @@ export async function queueMembershipChanged(
   );
 }
 
+/** The team's admins and owners who have an address: who hears of its production keys, leaks and requests. */
+export async function adminsWithAddress(tx: Pick<Db, "membership">, teamId: string) {
+  const rows = await tx.membership.findMany({
+    where: { teamId, role: { in: ["admin", "owner"] } },
+    select: { user: { select: { id: true, email: true } } },
+  });
+  return rows.flatMap(({ user }) => (user.email ? [{ id: user.id, email: user.email }] : []));
+}
+
 /** A production key of the team was created, or one of its keys reported leaked: each admin and owner is told. */
 export async function queueTeamKeyNotice(
   tx: Tx,
@@ -53,13 +62,9 @@ export async function queueTeamKeyNotice(
   if (team.personal || (change === "created" && key.environment !== "prod")) return;
   const [by, admins] = await Promise.all([
     tx.user.findUniqueOrThrow({ where: { id: byUserId }, select: { email: true } }),
-    tx.membership.findMany({
-      where: { teamId: team.id, role: { in: ["admin", "owner"] } },
-      select: { user: { select: { id: true, email: true } } },
-    }),
+    adminsWithAddress(tx, team.id),
   ]);
-  for (const { user } of admins) {
-    if (!user.email) continue;
+  for (const user of admins) {
     await queueMail(
       tx,
       {
