@@ -5,7 +5,7 @@ import { createSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
 import { keyDigest } from "@/lib/keys/digest";
 import { DomainError } from "@/lib/domain-error";
-import { API_KEY_PATTERN, generateApiKey } from "@/lib/keys/format";
+import { API_KEY_PATTERN, generateApiKey, newKeyId } from "@/lib/keys/format";
 import { createKeySchema, type GracePeriod } from "@/lib/keys/key.schema";
 import { ACTIVE_KEY_CAP, createKey, renameKey, reportLeak, revokeKey, rotateKey } from "@/lib/keys/lifecycle";
 import { listActivity, listKeys } from "@/lib/keys/queries";
@@ -348,7 +348,8 @@ describe("listing", () => {
     const now = new Date();
     const DAY = 86_400_000;
     const key = (i: number, fields: Record<string, unknown> = {}) => ({
-      publicId: `key_${String(i).padStart(16, "0")}`.replace("key_0", `key_${actor.userId.slice(-1)}`),
+      // Random, as the app makes them: a made-up one could be another test's (the paging test above uses key_000…).
+      publicId: newKeyId(),
       teamId,
       userId: actor.userId,
       environment: "dev",
