@@ -26,6 +26,14 @@ const base = z.object({
     .describe(
       "Where the data lives: an SQLite file (`file:`, created on first run) or PostgreSQL (`postgresql://USER:PASSWORD@HOST:5432/DATABASE`). Picks the Prisma client, the migrations and the driver.",
     ),
+  DATABASE_LISTEN_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgresql://")
+    .optional()
+    .describe(
+      'PostgreSQL only: where each instance opens the one connection on which it hears key and membership changes, heartbeats and acknowledges revocations (docs/operations.md, "Several instances"). It needs a session of its own: set it when `DATABASE_URL` goes through a pooler in transaction mode (LISTEN does not work there). Unset: `DATABASE_URL`.',
+    ),
   DATABASE_POOL_SIZE: z.coerce
     .number()
     .int()

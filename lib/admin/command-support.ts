@@ -5,6 +5,7 @@ import type { Readable, Writable } from "node:stream";
 import type { z } from "zod";
 import type { Actor } from "../audit";
 import { db } from "../db";
+import { confirmChange, type Confirmation } from "../instances/confirm-change";
 
 // What every operator command shares: its flags, its streams, its two ways to
 // fail and the actor its changes are audited as.
@@ -86,4 +87,13 @@ export async function userByEmail(email: string) {
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
   if (!user) throw new NotFoundError(`No user with the email ${email}.`);
   return user;
+}
+
+/**
+ * After a change that may refuse a key: waits until every instance serving the API has applied it
+ * (lib/instances/confirm-change.ts), and answers what to print beside the command's output (nothing on SQLite).
+ */
+export async function confirmedEverywhere(): Promise<{ instances?: Confirmation["instances"] }> {
+  const confirmed = await confirmChange();
+  return confirmed ? { instances: confirmed.instances } : {};
 }

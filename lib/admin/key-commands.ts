@@ -12,6 +12,7 @@ import type { KeyView } from "../keys/views";
 import { keyUsageSummary } from "../usage/key-summary";
 import { USAGE_RANGES, usageRangeSchema } from "../usage/usage-range";
 import {
+  confirmedEverywhere,
   NotFoundError,
   OPERATOR,
   readLine,
@@ -128,7 +129,11 @@ export async function updateKeyCommand(flags: Flags) {
   if (!key) throw new NotFoundError(`No key with the id ${id}.`);
   const restrictions = { ...fromStoredRestrictions(key), ...changes };
   const updated = await updateRestrictions(OPERATOR(key.userId), id, restrictions, OPERATOR_POLICY);
-  return { id: updated.id, restrictions: describeRestrictions(updated.restrictions) };
+  return {
+    id: updated.id,
+    restrictions: describeRestrictions(updated.restrictions),
+    ...(await confirmedEverywhere()),
+  };
 }
 
 /** key:usage: the key's requests over one of the dashboard's ranges, from the aggregates and the request log. */
@@ -166,11 +171,12 @@ export async function revokeKeyCommand(flags: Flags, io: Io) {
       id: key.publicId,
       owner: { id: key.userId, email: key.user.email },
       alreadyRevoked: Boolean(key.revokedAt),
+      ...(key.revokedAt ? {} : await confirmedEverywhere()),
     };
   }
   const id = required(keyIdSchema, flags.id, "id");
   const key = await db.apiKey.findUnique({ where: { publicId: id }, select: { userId: true } });
   if (!key) throw new NotFoundError(`No key with the id ${id}.`);
   const revoked = await revokeKey(OPERATOR(key.userId), id, "revoked by an operator");
-  return { id: revoked.id, status: revoked.status };
+  return { id: revoked.id, status: revoked.status, ...(await confirmedEverywhere()) };
 }

@@ -17,7 +17,7 @@ import { parseAllowIpFlag, parseScopesFlag } from "./restriction-flags";
 
 /** Enough for every waiting request: each member may have at most PENDING_REQUEST_CAP (lib/keys/key-requests.ts). */
 const PENDING_LIST_MAX = 1_000;
-import { NotFoundError, OPERATOR, required, userByEmail, type Flags } from "./command-support";
+import { confirmedEverywhere, NotFoundError, OPERATOR, required, userByEmail, type Flags } from "./command-support";
 
 // The team commands. The operator is not a member and no role limits it; the
 // rules that hold for everyone (a team keeps an owner, no one joins twice, a
@@ -88,6 +88,7 @@ export async function removeMemberCommand(flags: Flags) {
       : await serviceAccountByName(team.id, required(z.string().min(1), flags["transfer-to"], "transfer-to"));
   const handovers = to ? (await departingKeys(team.id, user.id)).own.map((key) => handover(key.id, to.id)) : [];
   const { revoked, handedOver, kept } = await removeMember(OPERATOR(user.id), team.id, user.id, { handovers });
+  const confirmed = await confirmedEverywhere();
   return {
     team: team.slug,
     email: user.email,
@@ -108,6 +109,7 @@ export async function removeMemberCommand(flags: Flags) {
             "These service accounts' keys keep working, and the person who left knows their secrets: rotate them from the dashboard.",
         }
       : {}),
+    ...confirmed,
   };
 }
 

@@ -12,8 +12,10 @@ import { startGenerationWorker } from "../generations/start-worker";
 import { createRequestScope, type RequestScope } from "../http/request-scope";
 import { createUploadFlows, type CollectGarbage, type UploadFlows } from "../http/upload-flow";
 import { createDecoyAlerts, type DecoyAlerts } from "../keys/decoy";
-import { cachedKeyLookup, type KeyLookup } from "../keys/key-cache";
+import { cachedKeyLookup, type CachedKeyLookup, type KeyLookup } from "../keys/key-cache";
 import { postgresKeyStore, sqliteKeyStore, type KeyStore } from "../keys/key-store";
+import { raiseFence, raiseFenceOnOwnConnection, listenerChannel, type FenceResult } from "../instances/fence";
+import { createInstanceListener, type InstanceListener } from "../instances/listener";
 import { createMailJob, type MailJob } from "../mail/start-mail-job";
 import { smtpTransports } from "../mail/transport";
 import { startMaintenance } from "../maintenance/start-maintenance";
@@ -39,8 +41,18 @@ export interface Runtime {
   readonly gatePool: pg.Pool;
   /** The database's keys, through the gate's own prepared statements (lib/keys/key-store.ts), uncached. */
   readonly keyStore: KeyStore;
-  /** The gate's keys: cached here, checked against the database's version on every request. */
+  /**
+   * The gate's keys, cached here: served without the database while SQLite's change mark or, on PostgreSQL,
+   * this instance's lease says nothing changed them; else checked against the database's version.
+   */
   readonly keys: KeyLookup;
+  /** PostgreSQL: this instance's change listener, registration and lease (lib/instances/listener.ts); null on SQLite. */
+  readonly instance: InstanceListener | null;
+  /**
+   * After a change to a key or a membership has committed: returns once every live instance has applied it
+   * (lib/instances/fence.ts). Null on SQLite, where this process is the only instance and reads the change at once.
+   */
+  confirmChange(): Promise<FenceResult | null>;
   readonly rateLimits: RateLimitStore;
   readonly usage: UsageBuffer;
   /** Each request Next answers, as server.mjs runs it: whether the database was busy for it (lib/http/busy-page.ts). */
@@ -55,7 +67,7 @@ export interface Runtime {
   readonly passwordChecks: ConcurrencyLimit;
   readonly mailJob: MailJob;
   readonly smtpTransport: ReturnType<typeof smtpTransports>;
-  /** Starts this instance's background work: the generation worker, pruning and the mail job. */
+  /** Starts this instance's background work: the change listener, the generation worker, pruning and the mail job. */
   startBackgroundJobs(): void;
   /** Stops the background work and writes what the usage buffer holds (server.mjs, on SIGTERM). */
   close(): Promise<void>;
@@ -87,7 +99,13 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
       ? sqliteKeyStore(sqliteFile(target.url, process.cwd()))
       : postgresKeyStore(gatePool());
   });
-  const keys = once(() => cachedKeyLookup(keyStore()));
+  const isPostgres = once(() => databaseTarget(env.DATABASE_URL, process.cwd()).provider === "postgres");
+  const instance: () => InstanceListener | null = once(() =>
+    isPostgres()
+      ? createInstanceListener({ databaseUrl: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL, cache: () => keys() })
+      : null,
+  );
+  const keys: () => CachedKeyLookup = once(() => cachedKeyLookup(keyStore(), { trust: instance() ?? undefined }));
   const rateLimits = once(() =>
     createRateLimitStore({ redisUrl: env.REDIS_URL, provider: database().provider, gatePool }),
   );
@@ -119,6 +137,15 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
     get keys() {
       return keys();
     },
+    get instance() {
+      return instance();
+    },
+    async confirmChange() {
+      if (!isPostgres()) return null;
+      const listener = instance();
+      const channel = listener && listenerChannel(listener, gatePool());
+      return channel ? raiseFence(channel) : raiseFenceOnOwnConnection(env.DATABASE_LISTEN_URL ?? env.DATABASE_URL);
+    },
     get rateLimits() {
       return rateLimits();
     },
@@ -147,6 +174,7 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
     },
     smtpTransport,
     startBackgroundJobs() {
+      instance()?.start();
       const worker = startGenerationWorker(env, database().client);
       if (worker) stops.push(() => worker.stop());
       const maintenance = startMaintenance(env.MAINTENANCE_INTERVAL_SECONDS * 1000);
@@ -156,6 +184,8 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
     },
     async close() {
       for (const stop of stops.splice(0)) stop();
+      // Leaves the instances' table: fences stop waiting for this one at once.
+      await instance()?.close();
       // Only a buffer that was used has anything to write (and logs its totals, which the benchmark reads).
       if (usageStarted) await closeUsage(usage(), usageWriter());
     },

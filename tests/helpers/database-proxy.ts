@@ -1,7 +1,9 @@
 // A TCP proxy in front of the PostgreSQL server a database URL names, that a
 // test can cut and restore: cut destroys every open connection and refuses
 // new ones at once (the way a dead network path or a failed-over server looks
-// to a client), restore lets connections through again.
+// to a client), restore lets connections through again. hold keeps every
+// byte the server sends until release (a client process stopped, or a network
+// that stalls without closing, as the client sees it).
 import { createConnection, createServer, type Socket } from "node:net";
 
 export interface DatabaseProxy {
@@ -9,6 +11,8 @@ export interface DatabaseProxy {
   url: string;
   cut(): void;
   restore(): void;
+  hold(): void;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -16,6 +20,7 @@ export async function databaseProxy(databaseUrl: string): Promise<DatabaseProxy>
   const target = new URL(databaseUrl);
   const sockets = new Set<Socket>();
   let open = true;
+  let held: [Socket, Buffer][] | null = null;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on("error", () => {});
@@ -33,7 +38,8 @@ export async function databaseProxy(databaseUrl: string): Promise<DatabaseProxy>
     // Either side closing closes the other: a client never waits on a half-open pair.
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
-    client.pipe(upstream).pipe(client);
+    client.pipe(upstream);
+    upstream.on("data", (chunk: Buffer) => (held ? held.push([client, chunk]) : client.write(chunk)));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const proxied = new URL(databaseUrl);
@@ -50,6 +56,14 @@ export async function databaseProxy(databaseUrl: string): Promise<DatabaseProxy>
     },
     restore() {
       open = true;
+    },
+    hold() {
+      held ??= [];
+    },
+    release() {
+      const chunks = held ?? [];
+      held = null;
+      for (const [client, chunk] of chunks) if (!client.destroyed) client.write(chunk);
     },
     close: () =>
       new Promise<void>((resolve) => {

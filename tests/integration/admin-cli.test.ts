@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db";
+import { db, dbProvider } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { rateLimits } from "@/lib/env-schema";
 import { DomainError } from "@/lib/domain-error";
@@ -19,6 +19,13 @@ import { rangeStart } from "@/lib/usage/usage-range";
 import { writeUsage } from "../helpers/usage-writer";
 import { adminInProcess } from "../helpers/admin-in-process";
 import { projectRoot } from "../helpers/test-database";
+
+/**
+ * What a change that may refuse a key prints beside its output: on PostgreSQL, how many instances confirmed it
+ * (lib/instances/confirm-change.ts; no instance serves in this test, so none); on SQLite nothing.
+ */
+const confirmed = () =>
+  dbProvider() === "postgres" ? { instances: { confirmed: 0, total: 0, ms: expect.any(Number) } } : {};
 
 function processAdmin(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -131,7 +138,7 @@ describe("npm run admin", () => {
     const row = await db.apiKey.findFirstOrThrow({ where: { label: "to revoke", user: { email } } });
     const revoked = await admin(["key:revoke", "--id", row.publicId]);
     expect(revoked.code).toBe(0);
-    expect(JSON.parse(revoked.stdout)).toEqual({ id: row.publicId, status: "revoked" });
+    expect(JSON.parse(revoked.stdout)).toEqual({ id: row.publicId, status: "revoked", ...confirmed() });
     expect(await verifyApiKey(byId)).toMatchObject({ ok: false, reason: "revoked" });
 
     const found = (
@@ -272,7 +279,7 @@ describe("npm run admin: key restrictions", () => {
     const scoped = await admin(["key:update", "--id", publicId, "--scopes", "models:invoke"]);
     expect(scoped.code, scoped.stderr).toBe(0);
     const afterScopes = { scopes: ["models:invoke"], allowed_ips: ["203.0.113.0/24"], rate_limit_per_minute: 30 };
-    expect(JSON.parse(scoped.stdout)).toEqual({ id: publicId, restrictions: afterScopes });
+    expect(JSON.parse(scoped.stdout)).toEqual({ id: publicId, restrictions: afterScopes, ...confirmed() });
     expect(await keyRow("to restrict")).toMatchObject({
       scopes: "models:invoke",
       allowedIps: "203.0.113.0/24",
@@ -282,7 +289,7 @@ describe("npm run admin: key restrictions", () => {
     const cleared = await admin(["key:update", "--id", publicId, "--allow-ip", "none", "--rate-limit", "default"]);
     expect(cleared.code, cleared.stderr).toBe(0);
     const afterClear = { scopes: ["models:invoke"], allowed_ips: "any", rate_limit_per_minute: "default" };
-    expect(JSON.parse(cleared.stdout)).toEqual({ id: publicId, restrictions: afterClear });
+    expect(JSON.parse(cleared.stdout)).toEqual({ id: publicId, restrictions: afterClear, ...confirmed() });
     expect(await keyRow("to restrict")).toMatchObject({ scopes: "models:invoke", allowedIps: null, rateLimit: null });
 
     // Asking for what the key already has is refused, and leaves no activity row.

@@ -12,6 +12,7 @@ import { getKey } from "../../keys/queries";
 import { db } from "../../db";
 import { memberById, type TeamMember } from "../../teams/membership";
 import { rotationOutcome } from "../../keys/grace";
+import { confirmChange } from "../../instances/confirm-change";
 import {
   createKeySchema,
   keyActionSchema,
@@ -68,6 +69,8 @@ function keyAction<S extends z.ZodType>(
   work: (input: z.output<S>, actor: Actor, member: TeamMember | null) => Promise<KeyActionData>,
   stepUp?: (input: z.output<S>, session: ActiveSession) => Promise<boolean>,
   team?: (input: z.output<S>) => string | undefined,
+  /** A change that may refuse the key (every one but creating it): waits for the fence. */
+  fenced = true,
 ) {
   return defineAction({
     access: "session",
@@ -79,7 +82,11 @@ function keyAction<S extends z.ZodType>(
       const data = await work(parsed, await actorFor(session), member);
       // The list, the key pages and the activity log all show what changed.
       revalidatePath("/dashboard", "layout");
-      return data;
+      if (!fenced) return data;
+      // Answered only once every instance serving the API has applied the change (PostgreSQL; nothing to wait for
+      // on SQLite): "revoked" means revoked everywhere.
+      const confirmed = await confirmChange();
+      return confirmed ? { ...data, message: `${data.message} ${confirmed.sentence}` } : data;
     },
   });
 }
@@ -93,6 +100,7 @@ export const createKeyAction = keyAction(
   },
   async (input) => input.environment === "prod",
   (input) => input.team,
+  false,
 );
 
 export const renameKeyAction = keyAction(renameKeySchema, async (input, actor) => {

@@ -9,6 +9,7 @@ import { actorFor } from "../guard";
 import { teamPath } from "../team-paths";
 import { db } from "../../db";
 import { absoluteTime } from "../../format-time";
+import { confirmChange } from "../../instances/confirm-change";
 import { DEFAULT_GRACE, gracePeriodSchema } from "../../keys/grace";
 import type { Handover, RotatedKey } from "../../keys/lifecycle";
 import { createTeam, deleteTeam, removeMember, renameTeam, setRole, type DeparturePlan } from "../../teams/members";
@@ -130,6 +131,8 @@ export const removeMemberAction = defineAction({
       input.userId,
       input.plan,
     );
+    // Their keys, revoked or handed over, are refused or answered as such by every instance before this returns.
+    const confirmed = await confirmChange();
     // Leaving: the team's pages are no longer theirs.
     if (input.userId === session.userId) {
       revalidatePath("/dashboard", "layout");
@@ -169,6 +172,7 @@ export const removeMemberAction = defineAction({
       secret: replacement.secret,
       oldKeyStopsAt: absoluteTime(replacement.oldKeyStopsAt),
     });
+    if (confirmed) parts.push(confirmed.sentence);
     return {
       message: `Removed. ${parts.join(" ")}`,
       replacements: [
@@ -225,6 +229,8 @@ export const deleteTeamAction = defineAction({
   failureEvent: "team.action_failed",
   async run({ input, session, member }) {
     await deleteTeam(await actorFor(session), member!.team.id, input.confirm);
+    // Its keys went with it: refused by every instance before the page moves on.
+    await confirmChange();
     revalidatePath("/dashboard", "layout");
     redirect("/dashboard");
   },
