@@ -3,44 +3,56 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import type pg from "pg";
 import type { Provider } from "../db-target";
-import { MemoryRateLimitStore, windowEnd, type CounterPair, type PairCounts, type RateLimitStore } from "./rate-limit";
+import { MemoryRateLimitStore, type CounterPair, type PairCounts, type RateLimitStore } from "./rate-limit";
+import { countedPerTurn, type BatchCounterStore, type BatchRequest, type BatchTotals } from "./rate-limit-batch";
 
 /**
- * Counters in PostgreSQL: one row per counter and window, both of a request's
- * counters upserted by one statement (one round trip).
+ * Counters in PostgreSQL: one row per counter and window. The requests of one
+ * turn are counted by one statement (lib/public-api/rate-limit-batch.ts): each
+ * key's counter is raised by its requests, then each team's by the requests
+ * its keys' limits let through, in one round trip.
  *
  * Exact, also across instances and under concurrency: each INSERT ... ON
- * CONFLICT DO UPDATE locks its row and adds one to the latest committed count
- * (READ COMMITTED), so no increment is lost and no two requests see the same
- * count. The account's row is upserted only from the key's RETURNING row, so
- * only when the key's new count is within its limit. Every statement locks its
- * key's row before its account's row, and no key row is an account row
- * ("rl:" and "rla:" prefixes), so two requests never wait on each other in a
- * cycle. The one cost: an account's requests queue on its row from the key's
- * upsert until the commit, a moment longer than with two statements.
+ * CONFLICT DO UPDATE locks its row and adds to the latest committed count
+ * (READ COMMITTED), so no increment is lost and no two requests get the same
+ * place. Every statement locks its key rows, in order, before its team rows,
+ * in order (the team rows are summed from every key row first), and no key row
+ * is a team row ("rl:" and "rlt:" prefixes), so two statements never wait on
+ * each other in a cycle.
  */
-export class PostgresRateLimitStore implements RateLimitStore {
+export class PostgresRateLimitStore implements RateLimitStore, BatchCounterStore {
   private lastSweep = 0;
+  private readonly counted = countedPerTurn(this);
 
   /** `pool`: the gate's own PostgreSQL pool (a named statement is prepared once per connection). */
   constructor(private readonly pool: Pick<pg.Pool, "query">) {}
 
-  async hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
-    const windowEndsAt = windowEnd(now, windowMs);
+  /** Batches counted so far (tests and the benchmark). */
+  get batches() {
+    return this.counted.batches;
+  }
+
+  hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
+    return this.counted.hitPair(pair, windowMs, now);
+  }
+
+  async addBatch(request: BatchRequest, windowEndsAt: number, windowMs: number): Promise<BatchTotals> {
     // The ISO instant, read as timestamptz and stored as UTC wall time, whatever the session's TimeZone.
     const endsAt = new Date(windowEndsAt).toISOString();
-    const { rows } = await this.pool.query<{ keyCount: number; accountCount: number | null }>({
-      name: "keyport_rate_limit_pair",
-      text: HIT_PAIR_SQL,
-      values: [`${pair.key}:${windowEndsAt}`, endsAt, `${pair.account}:${windowEndsAt}`, pair.keyLimit],
+    const keys = request.keys.map((k) => `${k.counter}:${windowEndsAt}`);
+    const accounts = request.keys.map((k) => `${k.account}:${windowEndsAt}`);
+    const { rows } = await this.pool.query<{ kind: "k" | "a"; key: string; count: number }>({
+      name: "keyport_rate_limit_batch",
+      text: ADD_BATCH_SQL,
+      values: [keys, request.keys.map((k) => k.count), request.keys.map((k) => k.limit), accounts, endsAt],
     });
-    const row = rows[0];
-    if (!row) throw new Error("no row from the rate-limit upsert");
-    this.sweepOldWindows(now, windowMs);
-    return {
-      key: { count: row.keyCount, windowEndsAt },
-      account: row.accountCount === null ? null : { count: row.accountCount, windowEndsAt },
-    };
+    const totals: BatchTotals = { keys: new Map(), accounts: new Map() };
+    const suffix = `:${windowEndsAt}`.length;
+    for (const row of rows)
+      (row.kind === "k" ? totals.keys : totals.accounts).set(row.key.slice(0, -suffix), row.count);
+    if (totals.keys.size !== request.keys.length) throw new Error("missing rows from the rate-limit upsert");
+    this.sweepOldWindows(Date.now(), windowMs);
+    return totals;
   }
 
   /** At most once a minute per instance, off the request's path: drops windows long past. */
@@ -54,40 +66,70 @@ export class PostgresRateLimitStore implements RateLimitStore {
   }
 }
 
-// $1 the key's counter, $2 the window's end, $3 the account's counter, $4 the key's limit.
-const HIT_PAIR_SQL = `
-  WITH key_counter AS (
+// $1 the keys' counters (distinct), $2 each one's requests, $3 each one's limit, $4 each one's team counter,
+// $5 the window's end. Answers every key's new total ("k") and every team's that took a request ("a").
+const ADD_BATCH_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[]) AS t("key", "n", "lim", "account")
+  ), key_counter AS (
     INSERT INTO "RateLimitCounter" ("key", "windowEndsAt", "count")
-    VALUES ($1, $2::timestamptz AT TIME ZONE 'UTC', 1)
-    ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
-    RETURNING "count"
+    SELECT "key", $5::timestamptz AT TIME ZONE 'UTC', "n" FROM input ORDER BY "key"
+    ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + EXCLUDED."count"
+    RETURNING "key", "count"
+  ), admitted AS (
+    SELECT input."account", GREATEST(0, LEAST(input."n", input."lim" - (key_counter."count" - input."n"))) AS "a"
+    FROM input JOIN key_counter ON key_counter."key" = input."key"
   ), account_counter AS (
     INSERT INTO "RateLimitCounter" ("key", "windowEndsAt", "count")
-    SELECT $3, $2::timestamptz AT TIME ZONE 'UTC', 1
-    FROM key_counter WHERE key_counter."count" <= $4::integer
-    ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + 1
-    RETURNING "count"
+    SELECT "account", $5::timestamptz AT TIME ZONE 'UTC', sum("a")::int FROM admitted
+    GROUP BY "account" HAVING sum("a") > 0 ORDER BY "account"
+    ON CONFLICT ("key") DO UPDATE SET "count" = "RateLimitCounter"."count" + EXCLUDED."count"
+    RETURNING "key", "count"
   )
-  SELECT key_counter."count" AS "keyCount", account_counter."count" AS "accountCount"
-  FROM key_counter LEFT JOIN account_counter ON true`;
+  SELECT 'k' AS "kind", "key", "count" FROM key_counter
+  UNION ALL SELECT 'a', "key", "count" FROM account_counter`;
 
-// KEYS: the key's counter, the account's. ARGV: the key's limit, the expiry in
-// milliseconds. Returns {keyCount, accountCount}, or {keyCount} when the key's
-// limit refused the request and the account was not counted. A script runs
-// atomically, so the counts are exact.
-const HIT_PAIR_LUA = `
-local keyCount = redis.call("INCR", KEYS[1])
-redis.call("PEXPIRE", KEYS[1], ARGV[2])
-if keyCount > tonumber(ARGV[1]) then return {keyCount} end
-local accountCount = redis.call("INCR", KEYS[2])
-redis.call("PEXPIRE", KEYS[2], ARGV[2])
-return {keyCount, accountCount}
+// KEYS: the keys' counters (distinct), then each one's team counter, in the same order. ARGV: the expiry in
+// milliseconds, then each key's requests and limit. Returns each key's new total, then each distinct team's (in
+// the order first named), -1 for a team that took no request. A script runs atomically: the counts are exact.
+const ADD_BATCH_LUA = `
+local keys = #KEYS / 2
+local out = {}
+local added = {}
+local teams = {}
+for i = 1, keys do
+  local n = tonumber(ARGV[2 * i])
+  local limit = tonumber(ARGV[2 * i + 1])
+  local total = redis.call("INCRBY", KEYS[i], n)
+  redis.call("PEXPIRE", KEYS[i], ARGV[1])
+  out[i] = total
+  local team = KEYS[keys + i]
+  if added[team] == nil then
+    added[team] = 0
+    teams[#teams + 1] = team
+  end
+  added[team] = added[team] + math.max(0, math.min(n, limit - (total - n)))
+end
+for j = 1, #teams do
+  local team = teams[j]
+  if added[team] > 0 then
+    out[keys + j] = redis.call("INCRBY", team, added[team])
+    redis.call("PEXPIRE", team, ARGV[1])
+  else
+    out[keys + j] = -1
+  end
+end
+return out
 `;
-const HIT_PAIR_SHA = createHash("sha1").update(HIT_PAIR_LUA).digest("hex");
+const ADD_BATCH_SHA = createHash("sha1").update(ADD_BATCH_LUA).digest("hex");
 
-/** Counters in Redis: both of a request's counters in one script call (one round trip). Fails fast when Redis is down. */
-export class RedisRateLimitStore implements RateLimitStore {
+/**
+ * Counters in Redis: the requests of one turn in one script call (one round trip; lib/public-api/rate-limit-batch.ts).
+ * Fails fast when Redis is down.
+ */
+export class RedisRateLimitStore implements RateLimitStore, BatchCounterStore {
   private readonly redis: Redis;
+  private readonly counted = countedPerTurn(this);
 
   constructor(url: string) {
     this.redis = new Redis(url, {
@@ -99,6 +141,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
     // Connection errors surface on each hit; without a listener ioredis would also print them raw.
     this.redis.on("error", () => {});
+  }
+
+  /** Batches counted so far (tests and the benchmark). */
+  get batches() {
+    return this.counted.batches;
   }
 
   private pendingReady: Promise<void> | undefined;
@@ -122,28 +169,36 @@ export class RedisRateLimitStore implements RateLimitStore {
     return this.pendingReady;
   }
 
-  async hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
+  hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
+    return this.counted.hitPair(pair, windowMs, now);
+  }
+
+  async addBatch(request: BatchRequest, windowEndsAt: number, windowMs: number): Promise<BatchTotals> {
     await this.ready();
-    const windowEndsAt = windowEnd(now, windowMs);
-    const reply = await this.runHitPair(
-      [`keyport:${pair.key}:${windowEndsAt}`, `keyport:${pair.account}:${windowEndsAt}`],
-      [pair.keyLimit, windowMs * 2],
-    );
-    if (!Array.isArray(reply) || typeof reply[0] !== "number") throw new Error("unexpected reply from Redis");
-    const accountCount: unknown = reply[1];
-    return {
-      key: { count: reply[0], windowEndsAt },
-      account: typeof accountCount === "number" ? { count: accountCount, windowEndsAt } : null,
-    };
+    const counter = (name: string) => `keyport:${name}:${windowEndsAt}`;
+    const keys = [...request.keys.map((k) => counter(k.counter)), ...request.keys.map((k) => counter(k.account))];
+    const args = [windowMs * 2, ...request.keys.flatMap((k) => [k.count, k.limit])];
+    const reply = await this.runAddBatch(keys, args);
+    if (!Array.isArray(reply) || reply.some((value) => typeof value !== "number")) {
+      throw new Error("unexpected reply from Redis");
+    }
+    const totals: BatchTotals = { keys: new Map(), accounts: new Map() };
+    request.keys.forEach((k, i) => totals.keys.set(k.counter, reply[i] as number));
+    const teams = [...new Set(request.keys.map((k) => k.account))];
+    teams.forEach((team, j) => {
+      const total = reply[request.keys.length + j] as number;
+      if (total >= 0) totals.accounts.set(team, total);
+    });
+    return totals;
   }
 
   /** EVALSHA, and EVAL only when Redis does not hold the script yet (after a restart or SCRIPT FLUSH). */
-  private async runHitPair(keys: [string, string], args: number[]): Promise<unknown> {
+  private async runAddBatch(keys: string[], args: number[]): Promise<unknown> {
     try {
-      return await this.redis.evalsha(HIT_PAIR_SHA, keys.length, ...keys, ...args);
+      return await this.redis.evalsha(ADD_BATCH_SHA, keys.length, ...keys, ...args);
     } catch (error) {
       if (!String((error as Error)?.message).startsWith("NOSCRIPT")) throw error;
-      return this.redis.eval(HIT_PAIR_LUA, keys.length, ...keys, ...args);
+      return this.redis.eval(ADD_BATCH_LUA, keys.length, ...keys, ...args);
     }
   }
 

@@ -149,7 +149,7 @@ describe("shared counters", () => {
   });
 });
 
-describe("one round trip per request", () => {
+describe("one round trip per request, and one for all the requests of a turn", () => {
   it("PostgreSQL: one statement, whether the key allows the request or not", async () => {
     const wire = await postgresWire(process.env.DATABASE_URL!);
     const client = postgresPool(wire.url);
@@ -159,20 +159,28 @@ describe("one round trip per request", () => {
     // Connects, prepares the statement, and starts this instance's once-a-minute sweep of old windows, off the request's path.
     await countRequest(key, store);
     await vi.waitFor(() => expect(wire.statements().some((sql) => sql.startsWith("DELETE"))).toBe(true));
-    expect(wire.statements()[0]).toMatch(/^\s*WITH key_counter AS/);
+    expect(wire.statements()[0]).toMatch(/^\s*WITH input AS/);
     await wire.idle();
     wire.reset();
 
     const allowed = [];
     for (let i = 0; i < 5; i++) allowed.push((await countRequest(key, store))?.allowed);
     expect(allowed).toEqual([true, true, false, false, false]);
-    expect(wire.executions()).toEqual(Array(5).fill("keyport_rate_limit_pair"));
+    expect(wire.executions()).toEqual(Array(5).fill("keyport_rate_limit_batch"));
     expect(wire.roundTrips()).toBe(5);
 
     // The proxy sees every statement: two more are two more.
     await client.query("SELECT 1");
     await client.query("SELECT 1");
     expect(wire.roundTrips()).toBe(7);
+
+    // Requests of one turn share one statement, and each still gets its own place in the count.
+    wire.reset();
+    const together = verifiedKey(3);
+    const rates = await Promise.all(Array.from({ length: 6 }, () => countRequest(together, store)));
+    expect(rates.map((rate) => rate?.allowed)).toEqual([true, true, true, false, false, false]);
+    expect(rates.map((rate) => rate?.remaining)).toEqual([2, 1, 0, 0, 0, 0]);
+    expect(wire.executions()).toEqual(["keyport_rate_limit_batch"]);
     await client.end();
     await wire.close();
   });
@@ -192,6 +200,14 @@ describe("one round trip per request", () => {
     });
     expect(allowed).toEqual([true, false, false, false, false]);
     expect(sent).toEqual(["evalsha", "evalsha", "evalsha", "evalsha", "evalsha"]);
+    // Requests of one turn share one script call, and each still gets its own place in the count.
+    const together = verifiedKey(3);
+    let rates: Awaited<ReturnType<typeof countRequest>>[] = [];
+    const once = await commands.during(async () => {
+      rates = await Promise.all(Array.from({ length: 6 }, () => countRequest(together, store)));
+    });
+    expect(rates.map((rate) => rate?.allowed)).toEqual([true, true, true, false, false, false]);
+    expect(once).toEqual(["evalsha"]);
     await store.close();
     await commands.close();
   });
