@@ -10,56 +10,10 @@ import { dbProvider, db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { LAPSE_MARGIN_MS, LEASE_MS } from "@/lib/instances/lease";
 import { createKey, revokeKey, updateRestrictions } from "@/lib/keys/lifecycle";
-import { gateServices } from "@/lib/public-api/app-gate";
-import { asFetchHandler, createGate } from "@/lib/public-api/gate";
-import { createRuntime, type Runtime } from "@/lib/runtime/create-runtime";
 import { runtime } from "@/lib/runtime/runtime";
-import { DISCARD_USAGE } from "@/lib/usage/event";
 import { bareAccount } from "../helpers/bare-account";
-import { databaseProxy, type DatabaseProxy } from "../helpers/database-proxy";
-
-interface Instance {
-  runtime: Runtime;
-  /** GET /api/v1/models with this key: the status, and whether this instance's cache answered. */
-  models(secret: string): Promise<{ status: number; code?: string }>;
-  /** The key store's reads since the last call. */
-  reads(): number;
-}
-
-const started: Instance[] = [];
-const proxies: DatabaseProxy[] = [];
-
-async function startInstance(listenUrl?: string): Promise<Instance> {
-  const made = createRuntime({ ...getEnv(), ...(listenUrl ? { DATABASE_LISTEN_URL: listenUrl } : {}) });
-  // Every read of the instance's key store counted (the cache calls the store's methods as they are when it reads).
-  const store = made.keyStore;
-  let reads = 0;
-  const { byDigest, versionOf } = { byDigest: store.byDigest.bind(store), versionOf: store.versionOf.bind(store) };
-  Object.assign(store, {
-    byDigest: (digest: string) => (reads++, byDigest(digest)),
-    versionOf: (id: string) => (reads++, versionOf(id)),
-  });
-  made.instance!.start();
-  await vi.waitFor(() => expect(made.instance!.trusted()).toBe(true), { timeout: 10_000 });
-  const gate = asFetchHandler(createGate({ ...gateServices(made), usage: DISCARD_USAGE }));
-  const instance: Instance = {
-    runtime: made,
-    async models(secret) {
-      const response = await gate(
-        new Request("http://localhost/api/v1/models", { headers: { authorization: `Bearer ${secret}` } }),
-      );
-      const body = (await response.json()) as { error?: { code: string } };
-      return { status: response.status, ...(body.error ? { code: body.error.code } : {}) };
-    },
-    reads() {
-      const count = reads;
-      reads = 0;
-      return count;
-    },
-  };
-  started.push(instance);
-  return instance;
-}
+import { databaseProxy } from "../helpers/database-proxy";
+import { expectServedFromCache, proxies, startInstance, stopInstances } from "../helpers/instances";
 
 async function newKey() {
   const user = await bareAccount(`fence-${randomUUID()}@example.com`);
@@ -68,23 +22,8 @@ async function newKey() {
   return { actor, id: key.id, secret };
 }
 
-/** Sends the key until this instance answers it from its cache with no database read. */
-async function expectServedFromCache(instance: Instance, secret: string) {
-  expect(await instance.models(secret)).toEqual({ status: 200 });
-  instance.reads();
-  expect(await instance.models(secret)).toEqual({ status: 200 });
-  expect(instance.reads()).toBe(0);
-}
-
 // Each test's instances leave the table when it ends: the next test's fences wait for its own instances only.
-afterEach(async () => {
-  for (const proxy of proxies) proxy.release();
-  for (const { runtime: made } of started.splice(0)) {
-    await made.close();
-    await made.gatePool.end();
-  }
-  for (const proxy of proxies.splice(0)) await proxy.close();
-});
+afterEach(stopInstances);
 
 describe.runIf(dbProvider() === "postgres")("two instances on PostgreSQL", () => {
   it("serve a cached key with no database read, and a revoke confirmed by both is refused by both at once", async () => {
