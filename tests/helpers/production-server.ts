@@ -58,6 +58,8 @@ export interface Instance {
   /** The api.request line of the request whose X-Request-Id this is; waits for it to reach this process. */
   logLine(requestId: string | null): Promise<RequestLine>;
   stop(): void;
+  /** Sends the process a signal (SIGSTOP pauses it, SIGCONT resumes it). */
+  signal(name: NodeJS.Signals): void;
 }
 
 function parseRequestLine(line: string): RequestLine | null {
@@ -112,6 +114,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       }
     },
     stop: () => child.kill("SIGTERM"),
+    signal: (name) => child.kill(name),
   };
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline && child.exitCode === null) {

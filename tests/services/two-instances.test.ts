@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/audit";
 import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
+import { LAPSE_MARGIN_MS, LEASE_MS } from "@/lib/instances/lease";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
+import { runtime } from "@/lib/runtime/runtime";
 import { addMember, createTeam } from "@/lib/teams/members";
 import {
   createKey as createKeyInDashboard,
@@ -237,6 +239,28 @@ describe.each([
 
     const cli = await admin(["key:revoke", "--id", key.id]);
     expect(cli, cli.stderr).toMatchObject({ code: 0 });
+    await expectAnswer(await models(b, secret), 401, "revoked_api_key");
+  });
+
+  it("an instance paused past its lease: a revoke waits for its lease, not for it, and once resumed it refuses the key", async () => {
+    const actor = await newAccount();
+    const { secret, key } = await keyOf(actor);
+    await expectCached(b, secret);
+
+    b.signal("SIGSTOP");
+    try {
+      await revokeKey(actor, key.id, null);
+      // This process serves nothing: its fence opens a connection of its own, as the operator CLI's does.
+      const fence = await runtime().confirmChange();
+      expect(fence!.total - fence!.confirmed).toBe(1);
+      // It waited for b's lease to lapse (a second, counted from b's last heartbeat, and a margin), no longer.
+      expect(fence!.ms).toBeGreaterThan(300);
+      expect(fence!.ms).toBeLessThan(LEASE_MS + LAPSE_MARGIN_MS + 500);
+      await expectAnswer(await models(a, secret), 401, "revoked_api_key");
+    } finally {
+      b.signal("SIGCONT");
+    }
+    // b never heard the change while paused, but its lease lapsed: its first request reads the key.
     await expectAnswer(await models(b, secret), 401, "revoked_api_key");
   });
 
