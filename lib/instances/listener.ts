@@ -53,6 +53,11 @@ export function createInstanceListener(options: {
   const lease = new Lease();
   const ackListeners = new Set<(instanceId: string, fenceId: string) => void>();
   let client: pg.Client | null = null;
+  /**
+   * The connection listens and the cache was cleared after it began to: only then may a heartbeat renew the lease
+   * (a heartbeat queued on a connection still being set up could otherwise run before its LISTEN).
+   */
+  let ready = false;
   let running = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let beating = false;
@@ -83,7 +88,7 @@ export function createInstanceListener(options: {
 
   function beat() {
     const current = client;
-    if (!current || beating) return;
+    if (!current || !ready || beating) return;
     beating = true;
     const sentAt = performance.now();
     const timeout = setTimeout(() => lost(current, "heartbeat timed out"), HEARTBEAT_TIMEOUT_MS);
@@ -104,6 +109,7 @@ export function createInstanceListener(options: {
   function lost(from: pg.Client, reason: string) {
     if (from !== client) return;
     client = null;
+    ready = false;
     lease.end();
     from.end().catch(() => {});
     if (!lostLogged) {
@@ -141,6 +147,7 @@ export function createInstanceListener(options: {
     } catch (error) {
       if (client === next) {
         client = null;
+        ready = false;
         next.end().catch(() => {});
         if (!lostLogged) {
           lostLogged = true;
@@ -151,6 +158,7 @@ export function createInstanceListener(options: {
       return;
     }
     if (client !== next) return;
+    ready = true;
     reconnectDelay = RECONNECT_FIRST_MS;
     if (lostLogged) log.info("instances.listener_restored", { instance_id: id });
     else log.info("instances.listening", { instance_id: id, host });
@@ -160,8 +168,8 @@ export function createInstanceListener(options: {
 
   return {
     id,
-    trusted: () => client !== null && lease.holds(),
-    connected: () => client !== null,
+    trusted: () => ready && lease.holds(),
+    connected: () => ready,
     start() {
       if (running) return;
       running = true;
@@ -178,6 +186,7 @@ export function createInstanceListener(options: {
       clearInterval(heartbeat);
       const current = client;
       client = null;
+      ready = false;
       lease.end();
       if (!current) return;
       await current.query(LEAVE_SQL, [id]).catch(() => {});
