@@ -13,6 +13,9 @@
 //     Requests pass the same front as in server.mjs (screenRequest, then the
 //     bundle's listener, which paces uploads), so the variants differ from
 //     the production server in the gate alone. One runtime, as in server.mjs.
+//   node scripts/bench-server.mjs flat SMALL_CACHE_PORT FULL_CACHE_PORT
+//     The flat-keys rows' gates: the app's, with a key cache of 100 entries
+//     (cachedKeyLookup(store, { max: 100 })), and the app's as it is.
 //   node scripts/bench-server.mjs ceiling PORT BODY_FILE
 //     A plain node:http server answering BODY_FILE's JSON to every request:
 //     the machine's ceiling.
@@ -43,6 +46,9 @@ if (mode === "variants") {
   const api = await import(pathToFileURL(GATE_BUNDLE).href);
   const runtime = api.createRuntime();
   api.publishRuntime(runtime);
+  // On PostgreSQL, this instance's change listener and lease, as server.mjs starts them: without it the key cache
+  // is never trusted and every hit reads the key's version (lib/instances).
+  runtime.instance?.start();
   const services = api.gateServices(runtime);
   serveLikeProduction(api.publicApiListener(runtime, api.createGate(services)), gatedPort);
   serveLikeProduction(api.publicApiListener(runtime, api.createUngatedBaseline()), ungatedPort);
@@ -50,6 +56,18 @@ if (mode === "variants") {
     api.publicApiListener(runtime, api.createGate({ ...services, usage: api.DISCARD_USAGE })),
     noUsagePort,
   );
+} else if (mode === "flat") {
+  // The flat-keys rows: the app's gate, but with a key cache of 100 entries (1,000 keys cycled through it miss),
+  // beside the app's gate with its own cache (which then holds every key: they hit). One process, one runtime.
+  const [smallPort, fullPort] = args.map(Number);
+  const api = await import(pathToFileURL(GATE_BUNDLE).href);
+  const runtime = api.createRuntime();
+  api.publishRuntime(runtime);
+  runtime.instance?.start();
+  const services = api.gateServices(runtime);
+  const small = api.cachedKeyLookup(runtime.keyStore, { max: 100 });
+  serveLikeProduction(api.publicApiListener(runtime, api.createGate({ ...services, keys: small })), smallPort);
+  serveLikeProduction(api.publicApiListener(runtime, api.createGate(services)), fullPort);
 } else if (mode === "ceiling") {
   const [port, bodyFile] = args;
   const body = readFileSync(bodyFile);
@@ -57,7 +75,9 @@ if (mode === "variants") {
     res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(body);
   }).listen(Number(port), HOST);
 } else {
-  console.error("usage: bench-server.mjs variants GATED_PORT UNGATED_PORT NO_USAGE_PORT | ceiling PORT BODY_FILE");
+  console.error(
+    "usage: bench-server.mjs variants GATED_PORT UNGATED_PORT NO_USAGE_PORT | flat SMALL_PORT FULL_PORT | ceiling PORT BODY_FILE",
+  );
   process.exit(2);
 }
 

@@ -17,15 +17,22 @@
 //   a fixed rate at half the gated throughput, gated beside ungated in 8
 //     pairs of short runs, with latency in microseconds
 //     (scripts/bench/open-loop.mjs), the other servers stopped meanwhile
-//   pair 3  after seeding 1,000,000 keys: 1 key / 150,000 real keys in turn
-//     (more distinct keys than the key cache holds)
+//   flat keys: 1,000 keys cycled through a gate with a 100-entry cache
+//     (misses) and through the app's gate (hits), in a table of 1,000 keys,
+//     then of 1,000,000 (scripts/bench-server.mjs flat)
+//   on PostgreSQL: two production instances on one database behind the load
+//     client against two ceilings (scripts/bench/two-instances.mjs); the
+//     revocation row, the same two instances at half load
+//     while 200 keys are revoked, each first cached by the second instance,
+//     which a prober keeps sending it (scripts/bench/revocation.mjs)
 //   a flood of malformed keys
 //   on SQLite, this tree's gated variant against another commit's (BENCH_COMPARE,
 //     default HEAD^, built in a git worktree) in 5 pairs, beside an A/A pair
 //     of two copies of this tree's (scripts/bench/compare.mjs)
 // Then it stops the production server with SIGTERM and reads the usage events
 // dropped from its `usage.closed` log line. BENCH_SECONDS, BENCH_CONNECTIONS,
-// BENCH_THREADS (wrk's) and BENCH_FIXED_PAIRS tune it.
+// BENCH_THREADS (wrk's), BENCH_FIXED_PAIRS and BENCH_REVOCATIONS tune it;
+// BENCH_TARGETS picks targets by label (e.g. "PostgreSQL,PostgreSQL + Redis").
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,35 +40,24 @@ import os from "node:os";
 import path from "node:path";
 import { buildCommit, compareGated, comparedCommit } from "./bench/compare.mjs";
 import { benchTargets, prepareDatabase, seedKeys } from "./bench/databases.mjs";
-import { alternate, inPairs, LOAD_TOOL, merge, pairedSaturation, saturate } from "./bench/load.mjs";
+import { inPairs, LOAD_TOOL, pairedSaturation, saturate } from "./bench/load.mjs";
 import { fixedRate, pairedDifference, summarize } from "./bench/open-loop.mjs";
-import {
-  freePort,
-  keyCacheCounts,
-  logSince,
-  logSize,
-  pausedWhile,
-  pinApart,
-  startLogged,
-  stop,
-  usageClosed,
-  waitForHttp,
-} from "./bench/processes.mjs";
-import { report } from "./bench/report.mjs";
+import { freePort, pausedWhile, pinApart, startLogged, stop, usageClosed, waitForHttp } from "./bench/processes.mjs";
+import { report, reportSteps } from "./bench/report.mjs";
+import { revocationRow, startSecondInstance } from "./bench/revocation.mjs";
+import { twoInstanceRow } from "./bench/two-instances.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const logOf = (dir, name) => path.join(dir, `${name}.log`);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
 const KEYS_IN_DATABASE = 1_000_000;
-/** More than the key cache holds (lib/keys/key-cache.ts: 100,000), so that a key is never still cached when it comes round again. */
-const DISTINCT_KEYS = 150_000;
+/** The flat-keys rows' keys: cycled through a 100-entry cache, they miss; through the app's, they hit. */
+const FLAT_KEYS = 1_000;
 const MALFORMED_KEYS = 10_000;
 /** Pairs of fixed-rate runs, gated beside ungated, each run a quarter of BENCH_SECONDS. */
 const FIXED_PAIRS = Number(process.env.BENCH_FIXED_PAIRS ?? 8);
-const SETTLE_MS = 300;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const progress = (label, text) => console.log(`${label}: ${text}…`);
 
 /** The servers of one target, each on its own port, logging to files in `dir`; each is added to `running` as it starts. */
@@ -149,28 +145,42 @@ async function fixedRateRows(gated, ungated, ceiling, saturationRps, { measured,
   });
 }
 
-/** Pair 3: one key against 150,000 in turn, after seeding; counts the key cache's answers in the 150k halves. */
-async function manyKeyRows(dir, env, gated, appLog) {
-  const secretsFile = path.join(dir, "keys.txt");
+/**
+ * The flat-keys rows: the same 1,000 keys cycled through a gate with a 100-entry cache (misses) and through the
+ * app's gate, whose cache holds them all (hits), first in a table of about 1,000 keys, then after 999,000 more were
+ * added (the 1,000 spread among them: every index is ordered by a random digest). Each pair in alternating halves,
+ * after a warm-up pass; the gates run in one process of their own (scripts/bench-server.mjs flat).
+ */
+async function flatKeyRows(dir, seedEnv, env, running) {
+  const secretsFile = path.join(dir, "flat-keys.txt");
   const started = performance.now();
-  seedKeys(env, { total: KEYS_IN_DATABASE, real: DISTINCT_KEYS, secretsFile });
-  const seedSeconds = (performance.now() - started) / 1000;
-  const many = { url: gated.url, keys: { file: secretsFile, offset: 0 } };
-  await saturate(many, WARM_UP_SECONDS);
-  const keyCache = { hits: 0, misses: 0 };
-  const runMany = async (seconds) => {
-    // Pauses so that the lines counted are this run's: answers still in flight when wrk stops are logged after it.
-    await sleep(SETTLE_MS);
-    const from = logSize(appLog);
-    const result = await saturate(many, seconds);
-    await sleep(SETTLE_MS);
-    const counts = keyCacheCounts(logSince(appLog, from));
-    keyCache.hits += counts.hits;
-    keyCache.misses += counts.misses;
-    return result;
+  seedKeys(seedEnv, { total: FLAT_KEYS, real: FLAT_KEYS, secretsFile });
+  const ports = { small: await freePort(), full: await freePort() };
+  const flat = startLogged(
+    process.execPath,
+    ["scripts/bench-server.mjs", "flat", String(ports.small), String(ports.full)],
+    {
+      cwd: root,
+      env,
+      logFile: logOf(dir, "flat"),
+    },
+  );
+  running.push(flat);
+  const target = (port) => ({ url: `http://127.0.0.1:${port}/api/v1/models`, keys: { file: secretsFile, offset: 0 } });
+  const small = target(ports.small);
+  const full = target(ports.full);
+  await Promise.all([waitForHttp(small.url, flat), waitForHttp(full.url, flat)]);
+  const measure = async () => {
+    for (const side of [small, full]) await saturate(side, WARM_UP_SECONDS);
+    return pairedSaturation(small, full, SECONDS);
   };
-  const runs = await alternate((seconds) => saturate(gated, seconds), runMany, SECONDS);
-  return { oneKey: merge(runs.a), manyKeys: merge(runs.b), keyCache, seedSeconds };
+  const [miss1k, hit1k] = await measure();
+  const seedStarted = performance.now();
+  seedKeys(seedEnv, { total: KEYS_IN_DATABASE - FLAT_KEYS, real: 0 });
+  const seedSeconds = (performance.now() - seedStarted + (seedStarted - started)) / 1000;
+  const [miss1m, hit1m] = await measure();
+  await stop(flat);
+  return { miss1k, hit1k, miss1m, hit1m, seedSeconds };
 }
 
 /** Malformed keys (the right prefix, the wrong length and alphabet), one a line in a file; its name. */
@@ -236,10 +246,33 @@ async function benchTarget(label, databaseEnv, compared) {
       idle: [servers.app],
     });
     await Promise.all([servers.variants, ceiling.process].map(stop));
-
-    progress(label, `seeding ${KEYS_IN_DATABASE.toLocaleString("en")} keys, then measuring with many keys`);
-    Object.assign(r, await manyKeyRows(dir, baseEnv, app, servers.app.logFile));
+    if (label !== "SQLite") {
+      progress(label, "two instances behind the load client, against two ceilings");
+      const second = await startSecondInstance({ root, env, logFile: logOf(dir, "instance-b"), running });
+      const ceilings = [await startCeiling(dir, app, running), await startCeiling(dir, app, running)];
+      r.twoInstances = await twoInstanceRow({
+        instances: [app, { url: `${second.base}/api/v1/models`, authorization }],
+        ceilings: ceilings.map((c) => ({ url: c.url, authorization })),
+        seconds: SECONDS,
+      });
+      await Promise.all(ceilings.map((c) => stop(c.process)));
+      progress(label, "revoking keys while two instances serve at half load");
+      r.revocation = await revocationRow({
+        root,
+        env,
+        a: new URL(app.url).origin,
+        b: second.base,
+        authorization,
+        // Half load for the pair: together they serve half the two-instance row's aggregate (each a quarter).
+        rate: Math.max(1, Math.round(r.twoInstances.instances.rps / 4)),
+      });
+      await stop(second.process);
+    }
+    progress(label, `flat keys: 1,000 keys in a table of 1,000, then of ${KEYS_IN_DATABASE.toLocaleString("en")}`);
+    r.flat = await flatKeyRows(dir, baseEnv, env, running);
     r.malformed = await saturate({ url: app.url, keys: { file: writeMalformedKeys(dir), offset: 0 } }, SECONDS);
+    // The valid side of the malformed row: the same production server, one valid key, right after it.
+    r.valid = await saturate(app, SECONDS);
     await stop(servers.app);
     r.usage = usageClosed(readFileSync(servers.app.logFile, "utf8"));
     return r;
@@ -280,6 +313,14 @@ if (commit)
   );
 const compared = commit ? { commit, ...buildCommit(commit) } : null;
 try {
+  // First, while nothing else runs: what each step of the gate costs, in-process (scripts/bench/gate-steps.mts).
+  const steps = spawnSync(
+    path.join(root, "node_modules", ".bin", "tsx"),
+    ["--conditions=react-server", "scripts/bench/gate-steps.mts"],
+    { cwd: root, encoding: "utf8", env: process.env },
+  );
+  if (steps.status !== 0) throw new Error(`gate-steps.mts failed: ${steps.stderr}`);
+  reportSteps(JSON.parse(steps.stdout.trim().split("\n").at(-1)));
   for (const target of benchTargets()) {
     const opened = await target.open();
     try {

@@ -59,3 +59,5 @@ export { publishRuntime } from "../runtime/runtime";
 export { gateServices } from "./app-gate";
 export { createGate, createUngatedBaseline } from "./gate";
 export { DISCARD_USAGE } from "../usage/event";
+// The benchmark's flat-keys rows build a gate with a small cache of their own (docs/benchmark.md).
+export { cachedKeyLookup } from "../keys/key-cache";

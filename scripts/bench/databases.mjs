@@ -47,33 +47,35 @@ export function benchTargets(serverUrl = process.env.DATABASE_URL) {
       },
     },
   ];
-  if (!serverUrl || !/^postgres(ql)?:\/\//.test(serverUrl)) return targets;
-  targets.push(
-    {
-      label: "PostgreSQL",
-      async open() {
-        const database = await throwAwayPostgres(serverUrl);
-        return { env: { DATABASE_URL: database.url }, close: () => database.close() };
+  if (serverUrl && /^postgres(ql)?:\/\//.test(serverUrl))
+    targets.push(
+      {
+        label: "PostgreSQL",
+        async open() {
+          const database = await throwAwayPostgres(serverUrl);
+          return { env: { DATABASE_URL: database.url }, close: () => database.close() };
+        },
       },
-    },
-    {
-      label: "PostgreSQL + Redis",
-      async open() {
-        const database = await throwAwayPostgres(serverUrl);
-        const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-bench-redis-"));
-        const redis = await startRedis(dir);
-        return {
-          env: { DATABASE_URL: database.url, REDIS_URL: redis.url },
-          async close() {
-            await stop(redis.child);
-            rmSync(dir, { recursive: true, force: true });
-            await database.close();
-          },
-        };
+      {
+        label: "PostgreSQL + Redis",
+        async open() {
+          const database = await throwAwayPostgres(serverUrl);
+          const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-bench-redis-"));
+          const redis = await startRedis(dir);
+          return {
+            env: { DATABASE_URL: database.url, REDIS_URL: redis.url },
+            async close() {
+              await stop(redis.child);
+              rmSync(dir, { recursive: true, force: true });
+              await database.close();
+            },
+          };
+        },
       },
-    },
-  );
-  return targets;
+    );
+  // BENCH_TARGETS: a comma-separated list of the labels to run (e.g. "PostgreSQL + Redis"); all by default.
+  const wanted = process.env.BENCH_TARGETS?.split(",").map((label) => label.trim());
+  return wanted ? targets.filter((target) => wanted.includes(target.label)) : targets;
 }
 
 /** Migrates the database in `env` and creates a user with one dev key; the key's secret. */
@@ -94,6 +96,7 @@ export function prepareDatabase(env) {
 
 /** TOTAL keys for a new user, REAL of them real with their secrets written to `secretsFile` (scripts/bench-seed-keys.mts). */
 export function seedKeys(env, { total, real, secretsFile }) {
-  const args = ["scripts/bench-seed-keys.mts", String(total), "--real", String(real), "--secrets", secretsFile];
+  const args = ["scripts/bench-seed-keys.mts", String(total), "--real", String(real)];
+  if (secretsFile) args.push("--secrets", secretsFile);
   execFileSync(bin("tsx"), ["--conditions=react-server", ...args], { cwd: root, env, stdio: "ignore" });
 }

@@ -2,7 +2,7 @@
 // back to back for a number of seconds, with wrk when it is installed (a C
 // client costs this 2-core machine less CPU than one in Node), else with
 // autocannon. Every throughput row of a run uses the same tool.
-// A target describes what to send: { url, authorization?, keys? }, where keys
+// A target describes what to send: { url, authorization?, keys?, connections? }, where keys
 // ({ file, offset }) names a file of keys, one a line, sent in turn from
 // `offset` on; the offset moves on after each run, so the next run carries
 // on through the file rather than repeating the keys just sent.
@@ -30,10 +30,12 @@ export const LOAD_TOOL = hasWrk() ? "wrk" : "autocannon";
 
 /** @returns {Promise<{ requests: number, seconds: number, p50Us: number, p99Us: number, non2xx: number, errors: number }>} */
 function runWrk(target, seconds) {
-  const env = { ...process.env, WRK_THREADS: String(THREADS) };
+  const env = { ...process.env, WRK_THREADS: String(Math.min(THREADS, target.connections ?? CONNECTIONS)) };
   if (target.authorization) env.WRK_AUTHORIZATION = target.authorization;
   if (target.keys) Object.assign(env, { WRK_KEYS_FILE: target.keys.file, WRK_KEYS_OFFSET: String(target.keys.offset) });
-  const args = ["-t", String(THREADS), "-c", String(CONNECTIONS), "-d", `${seconds}s`, "--timeout", "10s"];
+  const connections = target.connections ?? CONNECTIONS;
+  const threads = Math.min(THREADS, connections);
+  const args = ["-t", String(threads), "-c", String(connections), "-d", `${seconds}s`, "--timeout", "10s"];
   return new Promise((resolve, reject) => {
     // The key travels in the environment, never in the process list.
     execFile("wrk", [...args, "-s", WRK_SCRIPT, target.url], { env }, (error, stdout, stderr) => {
@@ -61,7 +63,7 @@ function runAutocannon(target, seconds) {
   });
   const options = {
     url: target.url,
-    connections: CONNECTIONS,
+    connections: target.connections ?? CONNECTIONS,
     duration: seconds,
     headers: target.authorization ? { authorization: target.authorization } : {},
     ...(keys ? { requests: [{ setupRequest: rotate }] } : {}),

@@ -46,9 +46,12 @@ export function report(label, r, { seconds }) {
     row("new path, ungated baseline  [pair 2]", r.ungated),
     row("production server (server.mjs), gated", r.app),
     row("ceiling (plain node:http)", r.ceiling),
-    row("gated, 1 key, 1M keys in db  [pair 3]", r.oneKey),
-    row("gated, 150k keys cycled      [pair 3]", r.manyKeys),
+    row("flat: misses, 1k keys in a table of 1k", r.flat.miss1k),
+    row("flat: hits, the same", r.flat.hit1k),
+    row("flat: misses, 1k keys in a table of 1M", r.flat.miss1m),
+    row("flat: hits, the same", r.flat.hit1m),
     row("malformed keys (401)", r.malformed),
+    row("production server, 1 valid key, after it", r.valid),
   ]);
   const f = r.fixed;
   console.log(
@@ -64,7 +67,9 @@ export function report(label, r, { seconds }) {
   // Both pairs measured the production server for the same time: its throughput over all four halves.
   const gated = r.app.rps;
   console.log(`Ratios (gated: the production server, ${round(gated)} rps):`);
-  ratio("gated / ceiling", gated / r.ceiling.rps, atLeast(0.25));
+  // The goals of the many-instances issue: SQLite keeps its figures (the comparison below), PostgreSQL 0.15, with Redis 0.20.
+  const ceilingGoal = { SQLite: null, PostgreSQL: atLeast(0.15), "PostgreSQL + Redis": atLeast(0.2) }[label] ?? null;
+  ratio("gated / ceiling", gated / r.ceiling.rps, ceilingGoal);
   ratio("gated / ungated on the new path [pair 2]", r.gated.rps / r.ungated.rps, atLeast(0.9));
   ratio(
     `p99 added by the gate at half load, µs (median of ${f.pairs} pairs)`,
@@ -77,13 +82,23 @@ export function report(label, r, { seconds }) {
       `over all the requests of each side: ${round(f.gated.p99Us - f.ungated.p99Us)} µs; ` +
       `p50 added: ${round(f.p50Added.medianUs)} µs)`,
   );
-  ratio("1M keys (150k distinct) / 1 key [pair 3]", r.manyKeys.rps / r.oneKey.rps, atLeast(0.95));
+  ratio("flat keys, misses: 1M table / 1k table", r.flat.miss1m.rps / r.flat.miss1k.rps, atLeast(0.9));
+  ratio("flat keys, hits: 1M table / 1k table", r.flat.hit1m.rps / r.flat.hit1k.rps, atLeast(0.95));
   console.log(
-    `    (key cache during the 150k-key halves: ${r.keyCache.hits} hits, ${r.keyCache.misses} misses; ` +
-      `seeding took ${round(r.seedSeconds)} s)`,
+    `    (1,000 keys cycled, each pair in alternating halves after a warm-up pass; misses through a 100-entry cache; ` +
+      `seeding took ${round(r.flat.seedSeconds)} s${label === "SQLite" ? "; SQLite's default page cache (2 MB) on the gate's connection, the file in the OS page cache" : ""})`,
   );
-  ratio("malformed / valid [valid: pair 3's 1 key]", r.malformed.rps / r.oneKey.rps, atLeast(1));
+  ratio("malformed / valid [the production server, one valid key]", r.malformed.rps / r.valid.rps, atLeast(1));
   ratio("usage on / off [pair 1]", r.usageOn.rps / r.usageOff.rps, atLeast(0.95));
+  if (r.twoInstances) {
+    const t = r.twoInstances;
+    console.log(
+      `Two instances behind the load client (half the connections each): ${round(t.instances.rps)} rps in all ` +
+        `(p99 ${round(t.instances.p99Us)} µs, non-2xx ${t.instances.non2xx}); two ceilings: ${round(t.ceilings.rps)} rps`,
+    );
+    ratio("two instances / two ceilings", t.instances.rps / t.ceilings.rps, ceilingGoal);
+  }
+  if (r.revocation) reportRevocation(r.revocation);
   if (r.compare) reportComparison(r.compare);
   const u = r.usage;
   console.log(
@@ -110,4 +125,29 @@ function reportComparison(c) {
     `  goal: no lower than ${c.commit.name} by more than the A/A spread (median >= the lowest A/A ratio, ${floor.toFixed(3)}): ` +
       (versus >= floor ? "met" : "NOT met"),
   );
+}
+
+/** The revocation row: the revoke's latency with two instances at half load, and what was accepted after it. */
+function reportRevocation(v) {
+  console.log(
+    `Revocation, two production instances at ${v.rate} requests/s each (open loop; served ${round(v.load.rate)}/s each, ` +
+      `p99 ${round(v.load.p99Us)} µs), ${v.revocations} revocations (${v.underLoad} under that load), ` +
+      `each confirmed by at least ${v.fewestConfirmed} of ${v.instances} instances:`,
+  );
+  ratio("revoke p50, ms", v.p50Ms, null, 1);
+  ratio("revoke p99, ms", v.p99Ms, below(50, "ms"), 1);
+  console.log(
+    `    (slowest: ${round(v.maxMs, 1)} ms; of which the fence, from the revoke's commit: p50 ${round(v.fenceP50Ms, 1)} ms, ` +
+      `p99 ${round(v.fenceP99Ms, 1)} ms)`,
+  );
+  console.log(
+    `  requests sent to the other instance after the revoke's answer: ${v.sentAfter}, accepted: ${v.acceptedAfter} ` +
+      `(must be 0: ${v.acceptedAfter === 0 ? "held" : "BROKEN"})`,
+  );
+}
+
+/** What each step of the gate costs, in-process (scripts/bench/gate-steps.mts), in µs per call. */
+export function reportSteps(costs) {
+  console.log("\nWhat each step of the gate costs, in-process (median of 5 rounds, µs per call):");
+  console.table(Object.entries(costs).map(([step, us]) => ({ step, µs: Number(us.toFixed(us < 10 ? 2 : 0)) })));
 }

@@ -110,10 +110,12 @@ export default function ManagingKeysPage() {
           title: "Revocation",
           content: (
             <p>
-              Revoking a key switches it off on the very next request, on every server: each server checks with the
-              database on every request whether the key changed, so there is no cache to wait out. It cannot be undone;
-              the key stays in your list, greyed, and the reason you gave is kept in the activity log. A request with it
-              gets <Link href="/docs/errors#revoked_api_key">401 revoked_api_key</Link>.
+              Revoking a key switches it off on the very next request, on every server: the dashboard says
+              &ldquo;Revoked&rdquo; only once every server has confirmed it dropped the key from its cache (or, for a
+              server that did not answer, once it has surely stopped trusting its cache), so there is nothing to wait
+              out. Where several servers share a PostgreSQL database, the message says how many confirmed. It cannot be
+              undone; the key stays in your list, greyed, and the reason you gave is kept in the activity log. A request
+              with it gets <Link href="/docs/errors#revoked_api_key">401 revoked_api_key</Link>.
             </p>
           ),
         },

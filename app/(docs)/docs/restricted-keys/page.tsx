@@ -165,8 +165,8 @@ export default function RestrictedKeysPage() {
           content: (
             <p>
               Change a key&apos;s scopes, allowlist and rate limit on its page in the{" "}
-              <Link href="/dashboard">dashboard</Link>. A change holds from the next request, on every server: each
-              server checks with the database on every request whether the key changed, so there is no cache to wait
+              <Link href="/dashboard">dashboard</Link>. A change holds from the next request, on every server: the
+              dashboard answers only once every server has confirmed it applied the change, so there is no cache to wait
               out. Each change is in the <Link href="/dashboard/activity">activity log</Link> with the restrictions
               before and after. Rotating a key and <strong>This key leaked</strong> give the replacement the same
               restrictions.
