@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { expect, it } from "vitest";
 import { MemoryRateLimitStore, WINDOW_MS, type CounterPair } from "@/lib/public-api/rate-limit";
 import { admittedOf, countedPerTurn, type BatchCounterStore } from "@/lib/public-api/rate-limit-batch";
+import { propertyRuns } from "../helpers/property-runs";
 
 /** A batch store over plain totals, adding each key's requests and then each team's admitted ones at once. */
 function totalsStore(): BatchCounterStore & { calls: number } {
@@ -58,6 +59,6 @@ it("counts a turn's requests in one call, each exactly as the one-at-a-time stor
         expect(store.calls).toBe(turns.length);
       },
     ),
-    { numRuns: 200 },
+    { numRuns: propertyRuns(200) },
   );
 });
