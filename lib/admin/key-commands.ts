@@ -171,7 +171,8 @@ export async function revokeKeyCommand(flags: Flags, io: Io) {
       id: key.publicId,
       owner: { id: key.userId, email: key.user.email },
       alreadyRevoked: Boolean(key.revokedAt),
-      ...(key.revokedAt ? {} : await confirmedEverywhere()),
+      // Also when it was revoked already: the revoke that did it may still be on its way to an instance.
+      ...(await confirmedEverywhere()),
     };
   }
   const id = required(keyIdSchema, flags.id, "id");

@@ -16,7 +16,7 @@ import type { InstanceListener } from "./listener";
 export interface FenceResult {
   /** Instances that acknowledged the change. */
   confirmed: number;
-  /** Instances live when the fence was raised; the others' leases lapsed before the fence returned. */
+  /** Instances listed when the fence was raised; those that did not acknowledge had their leases lapse before it returned. */
   total: number;
   /** From raising the fence to its answer. */
   ms: number;
@@ -28,9 +28,14 @@ export interface FenceChannel {
   onAck(heard: (instanceId: string, fenceId: string) => void): () => void;
 }
 
-/** The live instances, each with how old its last heartbeat is on the database's clock. */
-const LIVE_SQL = `SELECT "id", (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "heartbeatAt")) * 1000)::float8 AS "ageMs"
-  FROM "GateInstance" WHERE "heartbeatAt" > (now() AT TIME ZONE 'UTC') - make_interval(secs => $1)`;
+/**
+ * The instances to wait for: every registered one whose last heartbeat is less than LISTED_FOR_MS old on the
+ * database's clock. The threshold only leaves out instances long gone (stopped without leaving the table); it is ten
+ * leases wide so that a step of the database's clock cannot leave out a live one. How long an instance is waited for
+ * does not depend on this clock (below).
+ */
+const LISTED_FOR_MS = 10 * LEASE_MS;
+const LIVE_SQL = `SELECT "id" FROM "GateInstance" WHERE "heartbeatAt" > (now() AT TIME ZONE 'UTC') - make_interval(secs => $1)`;
 const RAISE_SQL = `SELECT pg_notify('${FENCE_CHANNEL}', $1)`;
 
 export async function raiseFence(channel: FenceChannel): Promise<FenceResult> {
@@ -44,21 +49,22 @@ export async function raiseFence(channel: FenceChannel): Promise<FenceResult> {
     settle();
   });
   try {
-    const { rows } = await channel.query<{ id: string; ageMs: number }>(LIVE_SQL, [
-      (LEASE_MS + LAPSE_MARGIN_MS) / 1000,
-    ]);
+    const { rows } = await channel.query<{ id: string }>(LIVE_SQL, [LISTED_FOR_MS / 1000]);
     await channel.query(RAISE_SQL, [fenceId]);
-    // Each instance is waited for until its lease, counted from its last heartbeat, has surely lapsed.
-    const listedAt = performance.now();
-    const deadlines = new Map(rows.map((row) => [row.id, listedAt + LEASE_MS + LAPSE_MARGIN_MS - row.ageMs]));
+    // An instance that does not acknowledge is waited for a lease and the margin from now, on this process's
+    // monotonic clock: its lease, if renewed by a heartbeat sent before the change committed (which was before
+    // now), ends before that; one renewed by a heartbeat sent after the commit was answered only after the change
+    // reached it. No clock but this process's and the instance's own (which tick at the same rate) is trusted, nor
+    // what the table says of its heartbeats (an attack review: a row aged by hand, or the database's clock stepping
+    // forward, shortened the wait while the instance still trusted its cache).
+    const deadline = performance.now() + LEASE_MS + LAPSE_MARGIN_MS;
     await new Promise<void>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       settle = () => {
         clearTimeout(timer);
         const now = performance.now();
-        const waiting = [...deadlines].filter(([id, deadline]) => !acked.has(id) && deadline > now);
-        if (waiting.length === 0) return resolve();
-        timer = setTimeout(settle, Math.max(1, Math.min(...waiting.map(([, deadline]) => deadline)) - now));
+        if (rows.every((row) => acked.has(row.id)) || now >= deadline) return resolve();
+        timer = setTimeout(settle, deadline - now);
       };
       settle();
     });

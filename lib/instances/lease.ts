@@ -16,10 +16,11 @@ export const LEASE_MS = 1_000;
 export const HEARTBEAT_INTERVAL_MS = 250;
 
 /**
- * What a fence adds to an instance's lease before it stops waiting for that
- * instance: the lease counts on the instance's monotonic clock from a moment
- * before the database wrote heartbeatAt, and both clocks tick at the same rate
- * to far better than this over one second.
+ * What a fence adds to the lease before it stops waiting for an instance that
+ * did not acknowledge: the wait counts on the fencing process's monotonic clock
+ * from after the change committed, the instance's lease on its own from before
+ * (lib/instances/fence.ts); the two clocks tick at the same rate to far better
+ * than this over one second, and this covers a timer that fires late.
  */
 export const LAPSE_MARGIN_MS = 250;
 

@@ -40,13 +40,21 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-/** The batch's pairs, one entry per key in the order first seen; a key keeps its first pair's limit and account. */
+/**
+ * The batch's pairs, one entry per key in the order first seen. Requests of one key in one batch may carry two limits
+ * (a change to the key's limit applied between them): the batch counts them all against the lower one, and so does
+ * answer(), so the team's count and each request's verdict always agree (an attack review: with each request judged
+ * by its own limit, requests over the team's limit were handed team places of their own).
+ */
 function batchRequest(waiting: Waiting[]): BatchRequest {
   const keys = new Map<string, BatchRequest["keys"][number]>();
   for (const { pair } of waiting) {
     const entry = keys.get(pair.key);
-    if (entry) entry.count++;
-    else keys.set(pair.key, { counter: pair.key, count: 1, limit: pair.keyLimit, account: pair.account });
+    if (!entry) keys.set(pair.key, { counter: pair.key, count: 1, limit: pair.keyLimit, account: pair.account });
+    else {
+      entry.count++;
+      entry.limit = Math.min(entry.limit, pair.keyLimit);
+    }
   }
   return { keys: [...keys.values()] };
 }
@@ -54,6 +62,7 @@ function batchRequest(waiting: Waiting[]): BatchRequest {
 /** Hands each request its place: the n-th request of a counter in this batch has the n-th count of the new range. */
 function answer(waiting: Waiting[], request: BatchRequest, totals: BatchTotals, windowEndsAt: number) {
   const keyNext = new Map(request.keys.map((k) => [k.counter, totals.keys.get(k.counter)! - k.count + 1]));
+  const keyLimit = new Map(request.keys.map((k) => [k.counter, k.limit]));
   const admittedPerAccount = new Map<string, number>();
   for (const k of request.keys) {
     const admitted = admittedOf(totals.keys.get(k.counter)!, k.count, k.limit);
@@ -66,7 +75,7 @@ function answer(waiting: Waiting[], request: BatchRequest, totals: BatchTotals, 
     const keyCount = keyNext.get(pair.key)!;
     keyNext.set(pair.key, keyCount + 1);
     let account: PairCounts["account"] = null;
-    if (keyCount <= pair.keyLimit) {
+    if (keyCount <= keyLimit.get(pair.key)!) {
       const accountCount = accountNext.get(pair.account)!;
       accountNext.set(pair.account, accountCount + 1);
       account = { count: accountCount, windowEndsAt };

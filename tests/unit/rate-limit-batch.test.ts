@@ -62,3 +62,20 @@ it("counts a turn's requests in one call, each exactly as the one-at-a-time stor
     { numRuns: propertyRuns(200) },
   );
 });
+
+it("counts a key whose requests in one turn carry two limits against the lower one, for the key and the team alike", async () => {
+  const now = Date.now();
+  const store = totalsStore();
+  const batched = countedPerTurn(store);
+  const pair = (keyLimit: number): CounterPair => ({ key: "rl:k", keyLimit, account: "rlt:t" });
+  // The key at its limit of 2 already.
+  await Promise.all([batched.hitPair(pair(2), WINDOW_MS, now), batched.hitPair(pair(2), WINDOW_MS, now)]);
+  // One turn: a request with the old limit, then five with a raised one. All five are judged by the lower limit.
+  const answers = await Promise.all(
+    [2, 1000, 1000, 1000, 1000, 1000].map((limit) => batched.hitPair(pair(limit), WINDOW_MS, now)),
+  );
+  expect(answers.map((answer) => answer.account)).toEqual(Array(6).fill(null));
+  // The team's count never moved past the two requests the key let through.
+  const after = await batched.hitPair({ key: "rl:other", keyLimit: 10, account: "rlt:t" }, WINDOW_MS, now);
+  expect(after.account?.count).toBe(3);
+});

@@ -69,7 +69,7 @@ function keyAction<S extends z.ZodType>(
   work: (input: z.output<S>, actor: Actor, member: TeamMember | null) => Promise<KeyActionData>,
   stepUp?: (input: z.output<S>, session: ActiveSession) => Promise<boolean>,
   team?: (input: z.output<S>) => string | undefined,
-  /** A change that may refuse the key (every one but creating it): waits for the fence. */
+  /** A change that may refuse the key (all but creating, renaming, dismissing a notice): waits for the fence. */
   fenced = true,
 ) {
   return defineAction({
@@ -103,10 +103,17 @@ export const createKeyAction = keyAction(
   false,
 );
 
-export const renameKeyAction = keyAction(renameKeySchema, async (input, actor) => {
-  const key = await renameKey(actor, input.keyId, input.label);
-  return { keyId: key.id, label: key.label, message: `Renamed to “${key.label}”.` };
-});
+// A new name refuses nothing: no fence to wait for (an attack review: fenced renames in a loop slowed others' revokes).
+export const renameKeyAction = keyAction(
+  renameKeySchema,
+  async (input, actor) => {
+    const key = await renameKey(actor, input.keyId, input.label);
+    return { keyId: key.id, label: key.label, message: `Renamed to “${key.label}”.` };
+  },
+  undefined,
+  undefined,
+  false,
+);
 
 export const updateRestrictionsAction = keyAction(
   updateRestrictionsSchema,
@@ -190,7 +197,13 @@ export const reportLeakAction = keyAction(
   productionKey,
 );
 
-export const dismissLeakNoticeAction = keyAction(keyActionSchema, async (input, actor) => {
-  const key = await dismissLeakNotice(actor, input.keyId);
-  return { keyId: key.id, label: key.label, message: `Dismissed the notice about “${key.label}”.` };
-});
+export const dismissLeakNoticeAction = keyAction(
+  keyActionSchema,
+  async (input, actor) => {
+    const key = await dismissLeakNotice(actor, input.keyId);
+    return { keyId: key.id, label: key.label, message: `Dismissed the notice about “${key.label}”.` };
+  },
+  undefined,
+  undefined,
+  false,
+);
