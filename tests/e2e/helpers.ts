@@ -36,13 +36,16 @@ export async function personalTeamPath(page: Page): Promise<string> {
 
 /** From "Check your inbox" after the sign-up form: the mailed link, the password again, the dashboard. */
 export async function finishSignUp(page: Page, email: string, password = PASSWORD, base = "", outbox = e2eOutbox()) {
-  await expect(page).toHaveURL(/\/sign-up\/check-inbox$/);
+  // As long as playwright.config.ts gives every expectation: the services tests call this from Vitest, where
+  // Playwright's default of 5 s applies, and a production-strength password check on a fresh instance beside the
+  // PostgreSQL integration tests took longer in CI (2026-11-27, an AMD machine).
+  await expect(page).toHaveURL(/\/sign-up\/check-inbox$/, { timeout: 15_000 });
   const [mail] = await waitForMail(outbox, email, SIGN_UP_SUBJECT);
   const link = linkIn(mail!, "/sign-up/confirm");
   await page.goto(`${base}${link.pathname}${link.search}`);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(personalTeamUrl());
+  await expect(page).toHaveURL(personalTeamUrl(), { timeout: 15_000 });
 }
 
 export async function signIn(page: Page, email: string, password = PASSWORD) {
