@@ -348,10 +348,15 @@ describe.each([
 
     proxy.cut();
     try {
-      // The cache holds both keys, but an entry is trusted only after its version is read: 503, never 200.
+      // Until its lease lapses (a second at most) c may answer from its cache: it has missed nothing yet. From then
+      // on the cache holds both keys, but nothing is trusted without the database: 503, never 200.
+      const cutAt = Date.now();
+      await expect.poll(async () => (await models(c, kept.secret)).status, { timeout: 5_000, interval: 50 }).toBe(503);
+      expect(Date.now() - cutAt).toBeLessThan(LEASE_MS + LAPSE_MARGIN_MS + 1_000);
       for (const { secret } of [revoked, kept]) await expectAnswer(await models(c, secret), 503, "service_unavailable");
-      // Revoked where c cannot see it.
+      // Revoked where c cannot see it, and confirmed: the fence waits out c's lease (lapsed already), not c.
       await revokeKey(actor, revoked.key.id, null);
+      await runtime().confirmChange();
       await expectAnswer(await models(c, revoked.secret), 503, "service_unavailable");
     } finally {
       proxy.restore();
