@@ -35,7 +35,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             onOpenChange={(open) => !open && drop(note.id)}
             className="flex items-start justify-between gap-3 rounded-md border border-zinc-200 bg-white p-4 text-sm text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
           >
-            <Toast.Description>{note.message}</Toast.Description>
+            {/* min-w-0 and overflow-wrap: a 64-character label without spaces wraps inside the toast, and the close button stays in view. */}
+            <Toast.Description className="min-w-0 [overflow-wrap:anywhere]">{note.message}</Toast.Description>
             <Toast.Close
               aria-label="Dismiss"
               className="inline-flex size-8 shrink-0 items-center justify-center rounded-md text-lg leading-none hover:bg-zinc-100 dark:hover:bg-zinc-800"
