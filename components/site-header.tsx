@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { siteConfig } from "@/lib/site-config";
+import { SessionLink } from "./session-link";
 
 export function SiteHeader() {
   return (
@@ -15,6 +16,7 @@ export function SiteHeader() {
                 <Link href={item.href}>{item.title}</Link>
               </li>
             ))}
+            <SessionLink />
           </ul>
         </nav>
       </div>

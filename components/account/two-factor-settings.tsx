@@ -5,7 +5,13 @@ import { FormAlert } from "@/components/forms/form-alert";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } from "@/lib/web/actions/two-factor";
+import {
+  confirmTwoFactorAction,
+  disableTwoFactorAction,
+  replaceRecoveryCodesAction,
+  startTwoFactorAction,
+} from "@/lib/web/actions/two-factor";
+import { useToast } from "@/components/ui/toast";
 import type { EnrolmentView } from "@/lib/auth/two-factor/enrolment";
 
 // Two-factor sign-in on the account's two-factor page: start, scan, confirm
@@ -68,28 +74,76 @@ export function ConfirmTwoFactor({ pending: setup }: { pending: NonNullable<Enro
   );
 }
 
-function RecoveryCodes({ codes }: { codes: string[] }) {
+/** The recovery codes as a text file keeps them: one a line, with what they are for. */
+function recoveryCodesText(codes: string[]): string {
+  const made = new Date().toISOString().slice(0, 16).replace("T", " ");
+  return `Keyport two-factor recovery codes, made ${made} UTC\nEach signs you in once if you lose your phone.\n\n${codes.join("\n")}\n`;
+}
+
+/** Shown once: the codes, to copy, download or print; each never wraps inside itself. */
+function RecoveryCodes({ codes, replaced = false }: { codes: string[]; replaced?: boolean }) {
+  const toast = useToast();
+  const copy = async () => {
+    await navigator.clipboard.writeText(codes.join("\n"));
+    toast("Copied the 10 recovery codes.");
+  };
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([recoveryCodesText(codes)], { type: "text/plain;charset=utf-8" }));
+    const link = Object.assign(document.createElement("a"), { href: url, download: "keyport-recovery-codes.txt" });
+    link.click();
+    URL.revokeObjectURL(url);
+  };
   return (
-    <div role="status" className="flex flex-col gap-3">
-      <p className="font-medium">Two-factor sign-in is on.</p>
+    <div role="status" className="flex flex-col gap-3" data-print-only>
+      <p className="font-medium">{replaced ? "New recovery codes made." : "Two-factor sign-in is on."}</p>
       <p className="text-sm">
         Save these recovery codes somewhere safe (a password manager). Each one signs you in once if you lose your
-        phone. They are shown only now.
+        phone. They are shown only now{replaced ? ", and the old ones no longer work" : ""}.
       </p>
-      <ul data-testid="recovery-codes" className="grid max-w-sm grid-cols-2 gap-2 font-mono text-sm">
+      <ul
+        data-testid="recovery-codes"
+        className="grid max-w-sm grid-cols-1 gap-2 font-mono text-sm min-[360px]:grid-cols-2"
+      >
         {codes.map((code) => (
-          <li key={code} className="rounded bg-zinc-100 px-2 py-1 dark:bg-zinc-800">
+          <li key={code} className="rounded bg-zinc-100 px-2 py-1 whitespace-nowrap dark:bg-zinc-800">
             {code}
           </li>
         ))}
       </ul>
+      <div className="flex flex-wrap gap-2 print:hidden">
+        <Button variant="secondary" onClick={copy}>
+          Copy all
+        </Button>
+        <Button variant="secondary" onClick={download}>
+          Download (.txt)
+        </Button>
+        <Button variant="secondary" onClick={() => window.print()}>
+          Print
+        </Button>
+      </div>
     </div>
   );
 }
 
+/** Makes ten new recovery codes (the old ones stop working), after a fresh sign-in; shows them once. */
+export function ReplaceRecoveryCodes() {
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const { state, pending, form, error } = useActionForm(replaceRecoveryCodesAction, { onSuccess: setCodes });
+  const shown = codes ?? (state?.ok ? state.data : null);
+  if (shown) return <RecoveryCodes codes={shown} replaced />;
+  return (
+    <form {...form} className="flex flex-col items-start gap-2">
+      <FormAlert message={error} />
+      <Button type="submit" variant="secondary" disabled={pending}>
+        {pending ? "Making new codes…" : "Make new recovery codes"}
+      </Button>
+    </form>
+  );
+}
+
 export function DisableTwoFactor() {
-  const { state, pending, form, error, fieldError } = useActionForm(disableTwoFactorAction);
-  if (state?.ok) return <p role="status">{state.data}</p>;
+  // On success the action sends the browser to the page, which then says two-factor is off.
+  const { pending, form, error, fieldError } = useActionForm(disableTwoFactorAction);
   return (
     <form {...form} className="flex max-w-sm flex-col gap-3" noValidate>
       <FormAlert message={error} />

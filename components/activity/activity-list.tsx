@@ -7,42 +7,10 @@ import { displayIp } from "@/lib/format-ip";
 import { absoluteTime } from "@/lib/format-time";
 import { KEY_ID_PATTERN, KEY_REQUEST_ID_PATTERN } from "@/lib/keys/format";
 import type { ActivityEntry } from "@/lib/keys/queries";
+import { activityText } from "@/lib/activity-events";
 
 // The activity log as a list: each entry reads top to bottom on a phone and
 // lays out in a row on a wide screen.
-
-const ACTION_TEXT: Record<string, string> = {
-  "key.created": "Key created",
-  "key.renamed": "Key renamed",
-  "key.rotated": "Key rotated",
-  "key.revoked": "Key revoked",
-  "key.leaked": "Key reported leaked",
-  "key.decoy_used": "Decoy key used",
-  "key.restricted": "Key access changed",
-  "key.transferred": "Key handed to a service account",
-  "key.requested": "Production key requested",
-  "key.request_approved": "Key request approved",
-  "key.request_denied": "Key request denied",
-  "team.chain_started": "Team activity log started",
-  "team.created": "Team created",
-  "team.renamed": "Team renamed",
-  "team.policy_changed": "Team policy changed",
-  "team.deleted": "Team deleted",
-  "team.member_added": "Member added",
-  "team.role_changed": "Member's role changed",
-  "team.member_removed": "Member removed",
-  "team.service_account_created": "Service account created",
-  "team.invitation_sent": "Invitation sent",
-  "team.invitation_resent": "Invitation sent again",
-  "team.invitation_revoked": "Invitation withdrawn",
-  "auth.sign_in": "Signed in",
-  "auth.sessions_ended": "Sessions ended",
-  "auth.account_created": "Account created by an operator",
-  "auth.password_changed": "Password changed",
-  "auth.password_reset": "Password reset by email",
-  "auth.two_factor_enabled": "Two-factor sign-in turned on",
-  "auth.two_factor_disabled": "Two-factor sign-in turned off",
-};
 
 const POLICY_NAMES: Record<string, string> = {
   production_keys: "who creates production keys",
@@ -301,6 +269,20 @@ function originText(entry: ActivityEntry, showOrigin: boolean): string | null {
   return showOrigin ? `From ${displayIp(entry.ip)} · ${describeUserAgent(entry.userAgent)}` : null;
 }
 
+/** The key and the details, "·" between them only when there are both (a revocation without a reason has none). */
+function ActivityLine({ slug, entry }: { slug: string; entry: ActivityEntry }) {
+  const key = entry.keyId ? keyLink(slug, entry.keyId) : null;
+  const details = Details({ slug, entry });
+  if (!key && !details) return null;
+  return (
+    <p className="wrap-anywhere">
+      {key}
+      {key && details && " · "}
+      {details}
+    </p>
+  );
+}
+
 export function ActivityList({
   slug,
   entries,
@@ -322,13 +304,10 @@ export function ActivityList({
       {entries.map((entry) => (
         <li key={entry.id} data-testid="activity-row" className="flex flex-col gap-1 px-4 py-3 text-sm">
           <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-            <span className="font-semibold">{ACTION_TEXT[entry.action] ?? entry.action}</span>
+            <span className="font-semibold">{activityText(entry.action)}</span>
             <Timestamp date={entry.createdAt} now={now} className="text-xs" />
           </div>
-          <p className="break-words">
-            {entry.keyId && <>{keyLink(slug, entry.keyId)} · </>}
-            <Details slug={slug} entry={entry} />
-          </p>
+          <ActivityLine slug={slug} entry={entry} />
           <p className="text-xs break-words text-zinc-600 dark:text-zinc-400">
             {[
               // The operator is named even in a personal team: the person did not make that change.

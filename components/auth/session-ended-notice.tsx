@@ -3,6 +3,7 @@ import type { EndedSessionNotice } from "@/lib/auth/session-store";
 
 const WHY: Record<EndedSessionNotice["reason"], string> = {
   all_others_ended: "Someone signed in to this account chose “End all other sessions”",
+  password_changed: "The account’s password was changed from another browser, which ends every other session,",
   ended_elsewhere: "Someone signed in to this account ended this session",
   step_up_failed: "“Confirm it’s you” was answered wrongly five times in this browser, so its session was ended",
 };

@@ -19,8 +19,10 @@ export interface StepUpMethods {
 export function StepUpProvider({ methods, children }: { methods: StepUpMethods; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const retry = useRef<(() => void) | null>(null);
-  const ask = useCallback((next: () => void) => {
+  const returnTo = useRef<HTMLElement | null>(null);
+  const ask = useCallback((next: () => void, focusAfter?: HTMLElement | null) => {
     retry.current = next;
+    returnTo.current = focusAfter ?? null;
     setOpen(true);
   }, []);
   const value = useMemo(() => ({ ask }), [ask]);
@@ -33,7 +35,20 @@ export function StepUpProvider({ methods, children }: { methods: StepUpMethods; 
   return (
     <StepUpContext.Provider value={value}>
       {children}
-      {open && <StepUpDialog methods={methods} onConfirmed={confirmed} onCancel={() => setOpen(false)} />}
+      {open && (
+        <StepUpDialog
+          methods={methods}
+          onConfirmed={confirmed}
+          onCancel={() => setOpen(false)}
+          // Back to the form that asked (Escape too), never to the page's body behind a dialog still open.
+          onCloseAutoFocus={(event) => {
+            const target = returnTo.current;
+            if (!target?.isConnected) return;
+            event.preventDefault();
+            target.focus();
+          }}
+        />
+      )}
     </StepUpContext.Provider>
   );
 }
@@ -42,10 +57,12 @@ function StepUpDialog({
   methods,
   onConfirmed,
   onCancel,
+  onCloseAutoFocus,
 }: {
   methods: StepUpMethods;
   onConfirmed: () => void;
   onCancel: () => void;
+  onCloseAutoFocus: (event: Event) => void;
 }) {
   const { pending, form, error } = useActionForm(stepUpAction, { onSuccess: onConfirmed });
   return (
@@ -53,6 +70,7 @@ function StepUpDialog({
       open
       onOpenChange={(isOpen) => !isOpen && !pending && onCancel()}
       title="Confirm it’s you"
+      onCloseAutoFocus={onCloseAutoFocus}
       description="Changes to production keys need a fresh sign-in: confirm within the last 10 minutes, then what you were doing carries on."
     >
       <form {...form} className="flex flex-col gap-4" noValidate>

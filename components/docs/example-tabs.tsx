@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from "react";
+import { chooseLanguage, chosenLanguage, subscribeLanguage } from "./language-choice";
 
 export interface Tab {
   label: string;
@@ -8,21 +9,44 @@ export interface Tab {
 }
 
 /**
- * Tabs after the WAI-ARIA pattern: arrow keys move between tabs, only the
- * chosen panel shows. Every panel is in the HTML (hidden ones too), so the
- * page works, and its examples can be read, before any script runs.
+ * Tabs after the WAI-ARIA pattern: arrow keys move between tabs, Home and End
+ * to the first and last, only the chosen panel shows. Every panel is in the
+ * HTML (hidden ones too), so the page works, and its examples can be read,
+ * before any script runs. The chosen language is remembered across pages and
+ * reloads (language-choice.ts); without storage it lasts for the page.
  */
 export function ExampleTabs({ label, tabs }: { label: string; tabs: Tab[] }) {
-  const [active, setActive] = useState(0);
+  const remembered = useSyncExternalStore(subscribeLanguage, chosenLanguage, () => null);
+  const [picked, setPicked] = useState<string | null>(null);
+  const chosen = remembered ?? picked;
+  const active = Math.max(
+    0,
+    tabs.findIndex((tab) => tab.label === chosen),
+  );
   const id = useId();
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
 
+  function select(index: number) {
+    const label = tabs[index]!.label;
+    setPicked(label);
+    chooseLanguage(label);
+  }
+
   function onKeyDown(event: KeyboardEvent) {
-    const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
-    if (!step) return;
+    const last = tabs.length - 1;
+    const next =
+      event.key === "ArrowRight"
+        ? (active + 1) % tabs.length
+        : event.key === "ArrowLeft"
+          ? (active + last) % tabs.length
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? last
+              : null;
+    if (next === null) return;
     event.preventDefault();
-    const next = (active + step + tabs.length) % tabs.length;
-    setActive(next);
+    select(next);
     buttons.current[next]?.focus();
   }
 
@@ -41,7 +65,7 @@ export function ExampleTabs({ label, tabs }: { label: string; tabs: Tab[] }) {
             aria-selected={index === active}
             aria-controls={`${id}-panel-${index}`}
             tabIndex={index === active ? 0 : -1}
-            onClick={() => setActive(index)}
+            onClick={() => select(index)}
             onKeyDown={onKeyDown}
             className={
               index === active

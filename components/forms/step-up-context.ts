@@ -9,8 +9,11 @@ import { createContext, useContext } from "react";
 // dialog, and the refusal's message is all the form shows.
 
 export interface StepUp {
-  /** Opens the dialog; `retry` runs once the session is fresh again. */
-  ask: (retry: () => void) => void;
+  /**
+   * Opens the dialog; `retry` runs once the session is fresh again. When it closes, confirmed or not, focus goes to
+   * `returnTo` (the asking form's submit button): the button that opened it was disabled while the form was sent.
+   */
+  ask: (retry: () => void, returnTo?: HTMLElement | null) => void;
 }
 
 export const StepUpContext = createContext<StepUp | null>(null);

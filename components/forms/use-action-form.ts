@@ -48,7 +48,8 @@ export function useActionForm<T>(
     if (!state || state.ok || !state.fieldErrors[STEP_UP_FIELD] || askedFor.current === state) return;
     askedFor.current = state;
     const submission = lastSubmission.current;
-    if (stepUp && submission) stepUp.ask(() => startTransition(() => formAction(submission)));
+    const submit = formRef.current?.querySelector<HTMLElement>("[type='submit']") ?? null;
+    if (stepUp && submission) stepUp.ask(() => startTransition(() => formAction(submission)), submit);
   }, [state, stepUp, formAction]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {

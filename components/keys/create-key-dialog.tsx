@@ -85,6 +85,8 @@ export function CreateKeyDialog({
   const [expiry, setExpiry] = useState<string>(value("expiry") ?? choices.initial);
   // Switching environment moves the expiry to that environment's default until the user picks one.
   const [expiryChosen, setExpiryChosen] = useState(value("expiry") !== undefined);
+  // A decoy never works, so it has no expiry, access or owner to choose: the dialog asks for its label alone.
+  const [decoy, setDecoy] = useState(value("decoy") === "on");
   const chooseEnvironment = (next: KeyEnvironment) => {
     setEnvironment(next);
     const nextChoices = expiryChoices(team.policy.maxLifetimeDays[next], next);
@@ -115,7 +117,7 @@ export function CreateKeyDialog({
           hint="What uses this key, e.g. “billing service”."
           error={fieldError("label")}
         />
-        {team.serviceAccounts.length > 0 && !request && (
+        {team.serviceAccounts.length > 0 && !request && !decoy && (
           <Select
             label="Belongs to"
             name="serviceAccount"
@@ -178,68 +180,82 @@ export function CreateKeyDialog({
         )}
         {!request && (
           <label className="flex min-h-8 items-start gap-2 text-sm">
-            <input type="checkbox" name="decoy" defaultChecked={value("decoy") === "on"} className="mt-1" />
+            <input
+              type="checkbox"
+              name="decoy"
+              checked={decoy}
+              onChange={(event) => setDecoy(event.target.checked)}
+              className="mt-1"
+            />
             <span>
               <span className="font-medium">Decoy key</span>: it never works, and any use of it alerts you. Place it
               where a real key would sit (a config file, a CI secret) to learn the moment that place leaks.
             </span>
           </label>
         )}
-        <Select
-          label="Expires"
-          name="expiry"
-          value={expiry}
-          onValueChange={(next) => {
-            setExpiry(next);
-            setExpiryChosen(true);
-          }}
-          options={choices.options}
-        />
-        {latest && (
-          <p className="-mt-2 text-sm text-zinc-700 dark:text-zinc-300" data-testid="lifetime-policy">
-            This team&apos;s policy: {environment === "prod" ? "production" : "development"} keys expire within{" "}
-            {maxDays} days, on {latest} (UTC) at the latest.
-          </p>
+        {decoy ? (
+          <input type="hidden" name="expiry" value="never" />
+        ) : (
+          <>
+            <Select
+              label="Expires"
+              name="expiry"
+              value={expiry}
+              onValueChange={(next) => {
+                setExpiry(next);
+                setExpiryChosen(true);
+              }}
+              options={choices.options}
+            />
+            {latest && (
+              <p className="-mt-2 text-sm text-zinc-700 dark:text-zinc-300" data-testid="lifetime-policy">
+                This team&apos;s policy: {environment === "prod" ? "production" : "development"} keys expire within{" "}
+                {maxDays} days, on {latest} (UTC) at the latest.
+              </p>
+            )}
+            {fieldError("expiry") && (
+              <p className="-mt-2 text-sm text-red-700 dark:text-red-300">{fieldError("expiry")}</p>
+            )}
+            {expiry === "never" && environment === "prod" && (
+              <p
+                role="note"
+                className="-mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+              >
+                A production key that never expires keeps working wherever it is copied until someone revokes it. Prefer
+                an expiry and rotate before it.
+              </p>
+            )}
+            {expiry === "date" && (
+              <Input
+                // A new environment's maximum is a new suggestion.
+                key={environment}
+                label="Expiry date (UTC)"
+                name="expiryDate"
+                type="date"
+                required
+                max={latest ?? undefined}
+                defaultValue={value("expiryDate") ?? latest ?? undefined}
+                error={fieldError("expiryDate")}
+              />
+            )}
+            {environment === "prod" && defaultsLimit && (
+              <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="defaults-policy">
+                This team&apos;s default for production keys: {defaultsLimit}. You may narrow it; a wider key needs an
+                admin.
+              </p>
+            )}
+            <RestrictionFields
+              // A production key starts with the team's defaults (lib/teams/policies.ts), a development key with none.
+              // (Keys among the form's children must differ: the expiry date is keyed by the environment too.)
+              key={`restrictions-${environment}`}
+              initial={environment === "prod" ? { ...team.policy.productionDefaults, rateLimit: null } : UNRESTRICTED}
+              environment={environment}
+              options={options}
+              value={value}
+              fieldError={fieldError}
+            />
+          </>
         )}
-        {fieldError("expiry") && <p className="-mt-2 text-sm text-red-700 dark:text-red-300">{fieldError("expiry")}</p>}
-        {expiry === "never" && environment === "prod" && (
-          <p
-            role="note"
-            className="-mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
-          >
-            A production key that never expires keeps working wherever it is copied until someone revokes it. Prefer an
-            expiry and rotate before it.
-          </p>
-        )}
-        {expiry === "date" && (
-          <Input
-            // A new environment's maximum is a new suggestion.
-            key={environment}
-            label="Expiry date (UTC)"
-            name="expiryDate"
-            type="date"
-            required
-            max={latest ?? undefined}
-            defaultValue={value("expiryDate") ?? latest ?? undefined}
-            error={fieldError("expiryDate")}
-          />
-        )}
-        {environment === "prod" && defaultsLimit && (
-          <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="defaults-policy">
-            This team&apos;s default for production keys: {defaultsLimit}. You may narrow it; a wider key needs an
-            admin.
-          </p>
-        )}
-        <RestrictionFields
-          // A production key starts with the team's defaults (lib/teams/policies.ts), a development key with none.
-          // (Keys among the form's children must differ: the expiry date is keyed by the environment too.)
-          key={`restrictions-${environment}`}
-          initial={environment === "prod" ? { ...team.policy.productionDefaults, rateLimit: null } : UNRESTRICTED}
-          environment={environment}
-          options={options}
-          value={value}
-          fieldError={fieldError}
-        />
         <DialogActions>
           <Button variant="secondary" onClick={onClose} disabled={pending}>
             Cancel

@@ -2,10 +2,12 @@
 
 import { useTeam } from "@/components/teams/team-context";
 import { teamPath } from "@/lib/web/team-paths";
-import { useRouter } from "next/navigation";
-import { useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useFilterForm } from "@/components/forms/use-filter-form";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
+import { looksLikeWholeKey, WHOLE_KEY_IN_SEARCH } from "@/lib/keys/search";
 import { KEY_STATUSES, KEY_STATUS_LABELS } from "@/lib/keys/status";
 
 const ENVIRONMENTS = [
@@ -22,32 +24,68 @@ export interface KeyFilterValues {
   env: string | undefined;
   status: string | undefined;
   inactive: boolean;
+  q: string | undefined;
 }
 
-/**
- * The list's filters, applied as soon as one changes. Without JavaScript the
- * form is a plain GET with an Apply button.
- */
-export function KeyFilters({ values }: { values: KeyFilterValues }) {
-  const router = useRouter();
-  const base = teamPath(useTeam().slug);
-  const formRef = useRef<HTMLFormElement>(null);
+/** How long typing may pause before the list follows the search. */
+const SEARCH_PAUSE_MS = 300;
 
-  // Read the form after React has committed the change (a select's hidden input too).
-  const apply = () =>
-    requestAnimationFrame(() => {
-      const form = formRef.current;
-      if (!form) return;
-      const params = new URLSearchParams();
-      for (const [name, value] of new FormData(form)) {
-        if (typeof value === "string" && value !== "" && value !== "all" && value !== "any") params.set(name, value);
+/**
+ * The list's search and filters, applied as soon as one changes (the search
+ * once typing pauses, or on Enter), kept in the address so a reload keeps
+ * them. Without JavaScript the form is a plain GET with an Apply button.
+ */
+export function KeyFilters({
+  values,
+  searchError: refused,
+}: {
+  values: KeyFilterValues;
+  searchError?: string | undefined;
+}) {
+  const base = teamPath(useTeam().slug);
+  const [searchError, setSearchError] = useState<string | undefined>(refused);
+  const pause = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(pause.current), []);
+  const { formRef, apply } = useFilterForm(base, (name, value) => {
+    if (name === "q") {
+      if (looksLikeWholeKey(value)) {
+        setSearchError(WHOLE_KEY_IN_SEARCH);
+        return false;
       }
-      const query = params.toString();
-      router.replace(query ? `${base}?${query}` : base, { scroll: false });
-    });
+      setSearchError(undefined);
+    }
+    return value === "" || value === "all" || value === "any" ? null : value;
+  });
 
   return (
-    <form ref={formRef} method="get" action={base} className="flex flex-wrap items-end gap-3" aria-label="Filter keys">
+    <form
+      ref={formRef}
+      method="get"
+      action={base}
+      className="flex flex-wrap items-end gap-3"
+      aria-label="Search and filter keys"
+      role="search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        clearTimeout(pause.current);
+        apply();
+      }}
+    >
+      <Input
+        label="Search"
+        name="q"
+        type="search"
+        defaultValue={values.q ?? ""}
+        placeholder="Label, key id or sk_…"
+        autoComplete="off"
+        spellCheck={false}
+        error={searchError}
+        onChange={() => {
+          clearTimeout(pause.current);
+          pause.current = setTimeout(apply, SEARCH_PAUSE_MS);
+        }}
+        className="w-64 max-w-full"
+      />
       <Select
         label="Environment"
         name="env"

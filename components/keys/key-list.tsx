@@ -8,7 +8,7 @@ import { Table, Td, Th, THead } from "@/components/ui/table";
 import { Timestamp } from "@/components/ui/timestamp";
 import { isUsable } from "@/lib/keys/status";
 import type { KeyView } from "@/lib/keys/views";
-import { DecoyBadge, EnvironmentBadge, ServiceAccountLine, StatusBadge } from "./key-badges";
+import { EnvironmentBadge, ServiceAccountLine, StatusBadge } from "./key-badges";
 import { accessSummary } from "@/lib/keys/restrictions";
 import { KeyMenu } from "./key-menu";
 
@@ -27,6 +27,15 @@ const owners = (keyView: KeyView) => ({
 
 function KeyState({ slug, keyView, now }: { slug: string; keyView: KeyView; now: Date }) {
   const { status, expiresAt, revokedAt, successor } = keyView;
+  // A decoy in place never works: "Active" would say the opposite (a new user's walk).
+  if (keyView.decoy && status === "active") {
+    return (
+      <div className="flex flex-col items-start gap-1">
+        <Badge tone="warning">Decoy</Badge>
+        <span className="text-xs">Never works; any use alerts you</span>
+      </div>
+    );
+  }
   return (
     <div className="flex flex-col items-start gap-1">
       <StatusBadge status={status} />
@@ -97,19 +106,26 @@ function KeyRow({
             {note}
           </Badge>
         )}
-        <Link href={keyPath(slug, keyView.id)} className="block font-medium break-words">
+        {/* Anywhere, not break-words: only that lets a 64-character label without spaces shrink the column. */}
+        <Link href={keyPath(slug, keyView.id)} className="block font-medium wrap-anywhere">
           {keyView.label}
         </Link>
         <div className="mt-1 font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{keyView.id}</div>
         <ServiceAccountLine keyView={keyView} />
         {access && (
-          <div data-testid="key-access" className="mt-1 text-xs break-words text-zinc-700 dark:text-zinc-300">
+          <div data-testid="key-access" className="mt-1 text-xs wrap-anywhere text-zinc-700 dark:text-zinc-300">
             {access}
           </div>
         )}
+        {/* On narrower screens the columns for the secret and the last use are hidden: their facts come here. */}
+        <div data-testid="key-phone-facts" className="mt-1 text-xs text-zinc-700 lg:hidden dark:text-zinc-300">
+          <code className="break-all md:hidden">{keyView.displayFragment}</code>
+          <div>
+            Last used {keyView.lastUsedAt ? <Timestamp date={keyView.lastUsedAt} now={now} compact /> : "never"}
+          </div>
+        </div>
         <div className="mt-2 flex flex-col items-start gap-2 sm:hidden">
           <EnvironmentBadge environment={keyView.environment} />
-          <DecoyBadge decoy={keyView.decoy} />
           <KeyState slug={slug} keyView={keyView} now={now} />
         </div>
         {usageNotes.map((note) => (
@@ -117,7 +133,7 @@ function KeyRow({
             key={note.text}
             data-testid="key-usage-note"
             className={cn(
-              "mt-1 text-xs font-medium break-words",
+              "mt-1 text-xs font-medium wrap-anywhere",
               note.tone === "danger" ? "text-red-700 dark:text-red-300" : "text-amber-800 dark:text-amber-200",
             )}
           >
@@ -132,7 +148,6 @@ function KeyRow({
       </Td>
       <Td className="hidden sm:table-cell">
         <EnvironmentBadge environment={keyView.environment} />
-        <DecoyBadge decoy={keyView.decoy} />
       </Td>
       <Td className="hidden md:table-cell">
         <code className="whitespace-nowrap">{keyView.displayFragment}</code>
@@ -247,7 +262,7 @@ export function HeldBackKeyList({ keys }: { keys: KeyView[] }) {
         {keys.map((key) => (
           <tr key={key.id} data-testid="key-row" data-key-id={key.id}>
             <Td className="w-full sm:w-auto">
-              <span className="block font-medium break-words">{key.label}</span>
+              <span className="block font-medium wrap-anywhere">{key.label}</span>
               <div className="mt-1 font-mono text-xs break-all text-zinc-600 md:hidden dark:text-zinc-400">
                 {key.displayFragment}
               </div>

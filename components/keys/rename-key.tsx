@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { renameKeyAction } from "@/lib/web/actions/keys";
 
-/** The key page's title, renamed in place. Focus comes back to "Rename" after saving or cancelling. */
+/** The key page's title, renamed in place. Focus comes back to "Rename" after saving or cancelling (Escape too). */
 export function RenameKey({ keyId, label }: { keyId: string; label: string }) {
   const toast = useToast();
   const [editing, setEditing] = useState(false);
@@ -32,7 +32,7 @@ export function RenameKey({ keyId, label }: { keyId: string; label: string }) {
   if (!editing) {
     return (
       <div className="flex min-w-0 flex-wrap items-center gap-2">
-        <h1 className="min-w-0 text-2xl font-bold break-words" tabIndex={-1}>
+        <h1 className="min-w-0 text-2xl font-bold wrap-anywhere" tabIndex={-1}>
           {label}
         </h1>
         <Button
@@ -60,6 +60,13 @@ export function RenameKey({ keyId, label }: { keyId: string; label: string }) {
           defaultValue={value("label") ?? label}
           maxLength={64}
           autoFocus
+          // Escape cancels, as it closes a dialog.
+          onKeyDown={(event) => {
+            if (event.key === "Escape") {
+              event.preventDefault();
+              stopEditing();
+            }
+          }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `label-${keyId}-error` : undefined}
           className="min-h-10 w-full max-w-xs min-w-0 rounded-md border border-zinc-300 bg-white px-3 text-sm dark:border-zinc-700 dark:bg-zinc-900"
@@ -72,7 +79,7 @@ export function RenameKey({ keyId, label }: { keyId: string; label: string }) {
         </Button>
       </div>
       {error && (
-        <p id={`label-${keyId}-error`} className="text-sm text-red-700 dark:text-red-300">
+        <p id={`label-${keyId}-error`} role="alert" className="text-sm text-red-700 dark:text-red-300">
           {error}
         </p>
       )}

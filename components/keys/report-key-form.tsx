@@ -19,11 +19,11 @@ export function ReportKeyForm() {
       <Textarea
         label="The key you found"
         name="key"
-        rows={2}
+        rows={4}
         required
         autoComplete="off"
         spellCheck={false}
-        hint="It starts with sk_dev_ or sk_prod_."
+        hint="Paste the key, or the line, file or log it was in: every key that starts with sk_dev_ or sk_prod_ is read from it (up to 50)."
         error={fieldError("key")}
       />
       <Input

@@ -10,8 +10,9 @@ import { dismissLeakNoticeAction } from "@/lib/web/actions/keys";
 import type { ReportedLeak } from "@/lib/keys/queries";
 
 // At the top of the key list: keys that someone else found in public and
-// that Keyport revoked on their report, with no replacement (the owner
-// decides). It stays until the owner dismisses each one.
+// that Keyport revoked on their report. A report makes no replacement (the
+// owner decides), but a key in a rotation's grace already has one, which goes
+// on working: each entry says which. It stays until the owner dismisses it.
 
 const SOURCE_TEXT: Record<ReportedLeak["source"], string> = {
   "secret-scanning": "found in public code by GitHub secret scanning",
@@ -44,10 +45,7 @@ export function ReportedLeaksNotice({ leaks }: { leaks: ReportedLeak[] }) {
           ? "A key was found in public and revoked"
           : `${leaks.length} keys were found in public and revoked`}
       </h2>
-      <p className="mt-1">
-        {leaks.length === 1 ? "Requests with it are refused." : "Requests with them are refused."} No replacement was
-        made: create a new key (or rotate another) and update what used the old one.
-      </p>
+      <p className="mt-1">{leaks.length === 1 ? "Requests with it are refused." : "Requests with them are refused."}</p>
       <ul className="mt-3 flex flex-col gap-3">
         {leaks.map((leak) => (
           <li key={leak.keyId} className="flex flex-wrap items-start justify-between gap-3">
@@ -61,6 +59,19 @@ export function ReportedLeaksNotice({ leaks }: { leaks: ReportedLeak[] }) {
                 {absoluteTime(leak.revokedAt)}.
               </p>
               {leak.url && <p className="break-all">Found at {leak.url}</p>}
+              <p data-testid="reported-leak-replacement">
+                {leak.replacement ? (
+                  <>
+                    It was in a rotation&apos;s grace period: its replacement,{" "}
+                    <Link href={keyPath(slug, leak.replacement.keyId)} className="underline">
+                      {leak.replacement.label}
+                    </Link>
+                    , keeps working. Check that its secret was not kept in the same place.
+                  </>
+                ) : (
+                  "No replacement was made: create a new key (or rotate another) and update what used this one."
+                )}
+              </p>
             </div>
             <Dismiss keyId={leak.keyId} label={leak.label} />
           </li>

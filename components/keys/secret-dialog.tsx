@@ -105,7 +105,11 @@ export function SecretDialog({
                 <input type="checkbox" checked={ticked} onChange={(event) => setTicked(event.target.checked)} />I have
                 saved this key
               </label>
-              <p className="text-sm">Keep it in a server-side environment variable, never in client-side code.</p>
+              <p className="text-sm">
+                {reveal.decoy
+                  ? "Place it where a real key would sit (a config file, a CI secret, a wiki page). It never works: any use of it alerts you, and tells you that place leaked."
+                  : "Keep it in a server-side environment variable, never in client-side code."}
+              </p>
             </div>
           )}
           {leaked && (

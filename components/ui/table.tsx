@@ -1,7 +1,11 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "./cn";
+import { ScrollBox } from "./scroll-box";
 
-/** A table that scrolls sideways on a phone instead of breaking the page. */
+/**
+ * A table that scrolls sideways on a phone instead of breaking the page. Positioned, so that a header cell's
+ * screen-reader-only text (absolutely placed) stays inside its box and cannot widen the page.
+ */
 export function Table({
   caption,
   children,
@@ -12,12 +16,15 @@ export function Table({
   className?: string;
 }) {
   return (
-    <div className="overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
+    <ScrollBox
+      label={typeof caption === "string" ? caption : "Table"}
+      className="relative overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800"
+    >
       <table className={cn("w-full border-collapse text-left text-sm", className)}>
         {caption && <caption className="sr-only">{caption}</caption>}
         {children}
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

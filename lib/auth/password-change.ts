@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { recordAudit, type Actor } from "../audit";
 import { db } from "../db";
 import { log } from "../log";
@@ -16,8 +17,16 @@ export const WRONG_CURRENT_PASSWORD_MESSAGE = "That is not your current password
 export const NO_PASSWORD_MESSAGE =
   "This account signs in with GitHub and has no password. Use “Forgot password?” on the sign-in page to set one.";
 
+export const SAME_PASSWORD_MESSAGE = "That is your current password: choose a new one.";
+
 export type ChangePasswordResult =
-  { ok: true; otherSessionsEnded: number } | { ok: false; error: string; field?: "currentPassword" };
+  { ok: true; otherSessionsEnded: number } | { ok: false; error: string; field?: "currentPassword" | "newPassword" };
+
+/** Whether two typed passwords are the same, compared in constant time (by their digests, of equal length). */
+function samePassword(a: string, b: string): boolean {
+  const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
 
 export interface PasswordChange {
   actor: Actor;
@@ -46,6 +55,10 @@ export async function changePassword(change: PasswordChange, now = new Date()): 
       ? { ok: false, error: answer.error }
       : { ok: false, field: "currentPassword", error: answer.error };
   }
+  // Checked once the current one is proven: before, it would tell a guesser when they had typed it twice.
+  // Nothing changes, so nothing is mailed or logged as a change (a new user's walk: it was).
+  if (samePassword(change.currentPassword, change.newPassword))
+    return { ok: false, field: "newPassword", error: SAME_PASSWORD_MESSAGE };
 
   const passwordHash = await passwordHasher.hash(change.newPassword);
   await db.$transaction(async (tx) => {
@@ -59,7 +72,7 @@ export async function changePassword(change: PasswordChange, now = new Date()): 
   });
   // Its own transaction (with its own audit row and the notices the signed-out
   // browsers see); if it failed, the password is changed all the same.
-  const otherSessionsEnded = await endOtherSessions(actor, change.keepSessionId);
+  const otherSessionsEnded = await endOtherSessions(actor, change.keepSessionId, "password_changed");
   log.info("auth.password_changed", { user_id: actor.userId, other_sessions_ended: otherSessionsEnded });
   return { ok: true, otherSessionsEnded };
 }

@@ -35,7 +35,8 @@ const routePages = (version: "v1" | "v1beta"): DocsPage[] =>
   publicRoutes
     .filter((route) => versionOf(route) === version)
     .map((route) => ({
-      title: `${route.method} ${displayPath(route).replace(/^\/api/, "")}`,
+      // The real path, as a client calls it (a new user's walk: "GET /v1/models" read as a path, which is a 404).
+      title: `${route.method} ${displayPath(route)}`,
       href: routeHref(route),
       description: route.summary,
     }));

@@ -3,8 +3,11 @@ import { publicRoutes } from "../public-api/routes";
 import { displayPath, docsPages, routeHref } from "./nav";
 import type { SearchEntry } from "./search";
 
-/** The search index: every docs page, every route and every error code. */
-export function buildSearchIndex(): SearchEntry[] {
+/** Where `npm run build` writes the whole index (scripts/docs-search-index.mts), from the project's root. */
+export const DOCS_SEARCH_FILE = "dist/docs-search.json";
+
+/** The entries known without the prerendered pages: every docs page, every route and every error code. */
+export function indexEntries(): SearchEntry[] {
   return [
     ...docsPages
       .filter((page) => !page.href.startsWith("/docs/routes/"))

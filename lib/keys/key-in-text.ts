@@ -24,6 +24,18 @@ export function containsApiKey(text: string): boolean {
 }
 
 /**
+ * Every real key written out in the text, each once, in the order found: what
+ * someone pastes from a `.env` file, a JSON config or a log line
+ * (`KEYPORT_KEY=sk_dev_...`, `"sk_dev_..."`). Plain text only: a key hidden by
+ * an encoding is not one a reporter copied from where it leaked.
+ */
+export function apiKeysIn(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(FULL_KEY_AT)) if (parseApiKey(match[1]!)) found.add(match[1]!);
+  return [...found];
+}
+
+/**
  * Whether a real key sits in the text as sent or under any reading a decoder
  * might give (lib/keys/key-readings.ts); and, since these values are short
  * and we would keep them, also with its white space taken out (a key split in

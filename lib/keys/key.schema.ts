@@ -3,7 +3,7 @@ import { teamSlugSchema } from "../teams/slug";
 import { EXPIRY_CHOICES } from "./expiry";
 import { KEY_ENVIRONMENTS, KEY_ID_PATTERN, KEY_REQUEST_ID_PATTERN } from "./format";
 import { holdsApiKey } from "./key-in-text";
-import { BIDI_CONTROLS, CONTROL_CHARACTERS, ENCODED_WORD } from "../text";
+import { BIDI_CONTROLS, CONTROL_CHARACTERS, ENCODED_WORD, showsNothing } from "../text";
 import { gracePeriodSchema } from "./grace";
 import { parseAllowlist } from "./ip-allowlist";
 import type { KeyRestrictions } from "./restrictions";
@@ -18,6 +18,10 @@ export const labelSchema = z
   .max(64, "Use at most 64 characters for the label.")
   .refine((label) => !CONTROL_CHARACTERS.test(label), "The label cannot contain control characters.")
   .refine((label) => !BIDI_CONTROLS.test(label), "The label cannot contain text-direction control characters.")
+  // Spaces alone are refused by the trim; zero-width and other invisible characters alone would leave a row with
+  // no visible name and no visible link (a new user's walk: U+200B).
+  .refine((label) => !showsNothing(label), "Give the key a label that shows: it holds only invisible characters.")
+  .refine((label) => !/[\u2028\u2029]/.test(label), "The label cannot contain line or paragraph separators.")
   // Shown in lists, mail subjects and the log: a key pasted here would be stored and sent on.
   // Sent in mail subjects: an encoded word there would be decoded by the reader's mail program, past these checks.
   .refine((label) => !ENCODED_WORD.test(label), "The label cannot contain an encoded mail word (=?…?=).")

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { countedClient } from "../auth/client-ip";
-import { db } from "../db";
+import { db, dbProvider } from "../db";
 import { log } from "../log";
 import { keyDigest } from "./digest";
 import { recordDecoyUse } from "./decoy";
@@ -15,9 +15,22 @@ import { revokeLeaked, type LeakSource } from "./lifecycle";
 // report never issues a replacement (the owner decides) and is acted on as
 // the report's source, a system actor on the owner's activity log.
 
-/** The public report form's one answer, whatever the key turned out to be. */
-export const REPORT_THANKS =
-  "Thank you. If that was a live Keyport key, it no longer works, and its owner has been told where it was found.";
+/** How much the public report form reads: a pasted file or log excerpt, and the keys in it. */
+export const REPORT_MAX_CHARACTERS = 20_000;
+export const REPORT_MAX_KEYS = 50;
+export const NO_KEY_FOUND =
+  "We found no Keyport key in what you pasted. A key starts with sk_dev_ or sk_prod_ and has 38 letters and digits after it.";
+
+/**
+ * The public report form's answer. It counts the well-formed keys read in the
+ * text (which anyone can check offline, by the checksum), never how many were
+ * live, decoys or already revoked: that would make the form an oracle.
+ */
+export function reportThanks(keys: number): string {
+  return keys === 1
+    ? "Thank you. We read 1 Keyport key in what you pasted. If it was live, it no longer works, and its owner has been told where it was found."
+    : `Thank you. We read ${keys} Keyport keys in what you pasted. Any of them that was live no longer works, and its owner has been told where it was found.`;
+}
 export const REPORTS_PER_IP_PER_HOUR = 10;
 const REPORT_WINDOW_MS = 60 * 60 * 1000;
 
@@ -26,23 +39,30 @@ export type ReportAcceptance = { ok: true } | { ok: false; retryAt: Date };
 /**
  * The public report form's limit: REPORTS_PER_IP_PER_HOUR accepted reports an
  * hour per client (countedClient: an IPv4 address or an IPv6 /64, so one
- * subscriber cannot get ten more from every address of its /64). An accepted
- * report is recorded (with the real address); a refused one is not, so
- * retrying while refused does not push the time back (a burst of concurrent
- * reports may slip a few past the limit).
+ * subscriber cannot get ten more from every address of its /64). Counted and
+ * recorded in one transaction that one client's reports take in turns: an attack
+ * review's burst of 200 from one address on PostgreSQL had all 200 accepted
+ * when the count and the record were apart. A refused report is not recorded,
+ * so retrying while refused does not push the time back.
  */
 export async function acceptReport(ip: string, now = new Date()): Promise<ReportAcceptance> {
   const client = countedClient(ip);
-  const recent = await db.authAttempt.findMany({
-    where: { kind: "key_report", client, createdAt: { gt: new Date(now.getTime() - REPORT_WINDOW_MS) } },
-    orderBy: { createdAt: "asc" },
-    select: { createdAt: true },
+  return db.$transaction(async (tx) => {
+    // SQLite's transactions take turns in the one process that writes; PostgreSQL's take this lock per client.
+    if (dbProvider() === "postgres")
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`key_report ${client}`}, 0))`;
+    const recent = await tx.authAttempt.findMany({
+      where: { kind: "key_report", client, createdAt: { gt: new Date(now.getTime() - REPORT_WINDOW_MS) } },
+      orderBy: { createdAt: "asc" },
+      select: { createdAt: true },
+      take: REPORTS_PER_IP_PER_HOUR,
+    });
+    if (recent.length >= REPORTS_PER_IP_PER_HOUR) {
+      return { ok: false, retryAt: new Date(recent[0]!.createdAt.getTime() + REPORT_WINDOW_MS) };
+    }
+    await tx.authAttempt.create({ data: { kind: "key_report", email: "", ip, client, success: true, createdAt: now } });
+    return { ok: true };
   });
-  if (recent.length >= REPORTS_PER_IP_PER_HOUR) {
-    return { ok: false, retryAt: new Date(recent[0]!.createdAt.getTime() + REPORT_WINDOW_MS) };
-  }
-  await db.authAttempt.create({ data: { kind: "key_report", email: "", ip, client, success: true, createdAt: now } });
-  return { ok: true };
 }
 
 /**

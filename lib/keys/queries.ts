@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "../db";
+import { db, dbProvider } from "../db";
+import { actionsOfKind, type ActivityKind } from "../activity-events";
 import type { KeyEnvironment } from "./format";
 import { statusWhere, type KeyStatus } from "./status";
 import { keyViewSelect, toKeyView, type KeyView } from "./views";
@@ -12,7 +13,55 @@ export interface KeyFilter {
   status?: KeyStatus | undefined;
   /** With no status chosen: list revoked and expired keys too (hidden by default). */
   showInactive?: boolean | undefined;
+  /** Part of a key's label, its id or the part of its secret shown (`sk_prod_Ab3x…9fQz`). */
+  search?: string | undefined;
   page?: number | undefined;
+}
+
+/** Holds the text, in any case: SQLite's LIKE ignores case for ASCII letters; PostgreSQL is told to. */
+function holding(text: string) {
+  return dbProvider() === "postgres" ? { contains: text, mode: "insensitive" as const } : { contains: text };
+}
+
+/** The search's three readings: by label, by id, or by the shown part of the secret ("…" or not, as it is copied). */
+function searchOr(search: string) {
+  const shown = search.split("…");
+  return [
+    { label: holding(search) },
+    { publicId: holding(search) },
+    // "sk_prod_Ab3x…9fQz" copied from the list: both its ends must match.
+    shown.length === 2
+      ? { AND: [{ displayFragment: holding(`${shown[0]}…`) }, { displayFragment: holding(`…${shown[1]}`) }] }
+      : { displayFragment: holding(search) },
+  ];
+}
+
+/** The same readings in JavaScript, for the rows a LIKE pattern with wildcards in it found. */
+function matchesSearch(key: { label: string; publicId: string; displayFragment: string }, search: string): boolean {
+  const has = (text: string, part: string) => text.toLowerCase().includes(part.toLowerCase());
+  const shown = search.split("…");
+  return (
+    has(key.label, search) ||
+    has(key.publicId, search) ||
+    (shown.length === 2
+      ? has(key.displayFragment, `${shown[0]}…`) && has(key.displayFragment, `…${shown[1]}`)
+      : has(key.displayFragment, search))
+  );
+}
+
+/**
+ * The filter a search adds. Prisma's `contains` is a LIKE that does not escape `%` and `_` (prisma/prisma#19506),
+ * and SQLite's LIKE has no escape without an ESCAPE clause Prisma cannot write; a pattern with either only finds
+ * more, never fewer, so such a search reads the rows it finds and keeps those that hold the text as typed.
+ */
+async function searchWhere(teamId: string, search: string | undefined) {
+  if (!search) return {};
+  if (!/[%_]/.test(search)) return { OR: searchOr(search) };
+  const found = await db.apiKey.findMany({
+    where: { teamId, OR: searchOr(search) },
+    select: { id: true, label: true, publicId: true, displayFragment: true },
+  });
+  return { id: { in: found.filter((key) => matchesSearch(key, search)).map((key) => key.id) } };
 }
 
 export interface Page<T> {
@@ -40,7 +89,11 @@ export async function listKeys(teamId: string, filter: KeyFilter = {}, now = new
   const where = {
     teamId,
     ...(filter.environment ? { environment: filter.environment } : {}),
-    ...(filter.status ? statusWhere(filter.status, now) : filter.showInactive ? {} : statusWhere("usable", now)),
+    // Each in its own AND: the status and the search both say OR.
+    AND: [
+      filter.status ? statusWhere(filter.status, now) : filter.showInactive ? {} : statusWhere("usable", now),
+      await searchWhere(teamId, filter.search),
+    ],
   };
   // A rotated key in its grace has a replacement already: it is not one to renew.
   const soonEnd = new Date(now.getTime() + EXPIRING_SOON_MS);
@@ -125,19 +178,61 @@ type Where<T> = T extends { findMany(args: { where?: infer W }): unknown } ? W :
  * authors' account chains. A person's own account events are on their
  * account page (listAccountActivity).
  */
-export async function listActivity(
-  team: { id: string },
-  options: { keyId?: string | undefined; page?: number | undefined; pageSize?: number | undefined } = {},
-) {
+type ActivityFilter = {
+  keyId?: string | undefined;
+  /** Only events of this kind (lib/activity-events.ts). */
+  kind?: ActivityKind | undefined;
+};
+
+/**
+ * A team's activity comes from two places: its own chain, and the rows its keys had in their makers' account chains
+ * from before team chains. The filters as a `where` for each.
+ */
+async function activityWhere(team: { id: string }, options: ActivityFilter) {
+  const ofKind = options.kind ? { action: { in: actionsOfKind(options.kind) } } : {};
   const keyIds = options.keyId
     ? (await db.apiKey.count({ where: { teamId: team.id, publicId: options.keyId } })) > 0
       ? [options.keyId]
       : []
     : (await db.apiKey.findMany({ where: { teamId: team.id }, select: { publicId: true } })).map((k) => k.publicId);
   const teamWhere: Where<typeof db.teamAuditEvent> = options.keyId
-    ? { teamId: team.id, keyId: keyIds[0] ?? "" }
-    : { teamId: team.id };
-  const earlierWhere: Where<typeof db.auditEvent> = { keyId: { in: keyIds } };
+    ? { teamId: team.id, keyId: keyIds[0] ?? "", ...ofKind }
+    : { teamId: team.id, ...ofKind };
+  const earlierWhere: Where<typeof db.auditEvent> = { keyId: { in: keyIds }, ...ofKind };
+  return { teamWhere, earlierWhere };
+}
+
+type TeamRow = Awaited<ReturnType<typeof db.teamAuditEvent.findMany>>[number];
+type EarlierRow = Awaited<ReturnType<typeof db.auditEvent.findMany>>[number] & { user: { email: string } };
+
+/** Rows of either source as entries, each naming who acted (their address, while their account is there). */
+async function toActivityEntries(rows: (TeamRow | EarlierRow)[]): Promise<ActivityEntry[]> {
+  const actorIds = [...new Set(rows.flatMap((row) => ("actorId" in row && row.actorId !== null ? [row.actorId] : [])))];
+  const emails = new Map(
+    (await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } })).map((user) => [
+      user.id,
+      user.email,
+    ]),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    action: row.action,
+    keyId: row.keyId,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+    createdAt: row.createdAt,
+    count: row.count,
+    actorKind: "actorKind" in row ? row.actorKind : null,
+    actorEmail: "user" in row ? row.user.email : row.actorId ? (emails.get(row.actorId) ?? null) : null,
+  }));
+}
+
+export async function listActivity(
+  team: { id: string },
+  options: ActivityFilter & { page?: number | undefined; pageSize?: number | undefined } = {},
+) {
+  const { teamWhere, earlierWhere } = await activityWhere(team, options);
   const [teamTotal, earlierTotal] = await Promise.all([
     db.teamAuditEvent.count({ where: teamWhere }),
     db.auditEvent.count({ where: earlierWhere }),
@@ -162,31 +257,66 @@ export async function listActivity(
           include: { user: { select: { email: true } } },
         }),
   ]);
-  const actorIds = [...new Set(teamRows.map((row) => row.actorId).filter((id): id is string => id !== null))];
-  const emails = new Map(
-    (await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } })).map((user) => [
-      user.id,
-      user.email,
-    ]),
-  );
-  const entry = (row: (typeof teamRows)[number] | (typeof earlierRows)[number]): ActivityEntry => ({
-    id: row.id,
-    action: row.action,
-    keyId: row.keyId,
-    ip: row.ip,
-    userAgent: row.userAgent,
-    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
-    createdAt: row.createdAt,
-    count: row.count,
-    actorKind: "actorKind" in row ? row.actorKind : null,
-    actorEmail: "user" in row ? row.user.email : row.actorId ? (emails.get(row.actorId) ?? null) : null,
-  });
-  const items = [...teamRows, ...earlierRows]
-    .map(entry)
+  const items = (await toActivityEntries([...teamRows, ...earlierRows]))
     // A stable sort by time alone keeps each list's own order among rows of the same time.
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
     .slice(skip, skip + take);
   return { items, page, pageCount, total } satisfies Page<ActivityEntry>;
+}
+
+/**
+ * The whole of a team's activity with the page's filters, newest first, `size` entries at a time, for a download:
+ * the team's chain in the order it was chained (by its sequence number, a keyset that rows written meanwhile cannot
+ * shift), then the older rows from the account chains (by time and id). Each batch is one indexed read, so a long
+ * history costs what its length costs, and only a batch sits in memory (an attack review: reading page after page
+ * read each earlier page again, 19 s and half a gigabyte for 50,000 rows).
+ */
+export async function* activityBatches(
+  team: { id: string },
+  options: ActivityFilter,
+  size = 500,
+): AsyncGenerator<ActivityEntry[]> {
+  const { teamWhere, earlierWhere } = await activityWhere(team, options);
+  let seq: number | null = null;
+  for (;;) {
+    const rows: TeamRow[] = await db.teamAuditEvent.findMany({
+      where: { AND: [teamWhere, seq === null ? {} : { seq: { lt: seq } }] },
+      orderBy: { seq: "desc" },
+      take: size,
+    });
+    if (rows.length > 0) yield await toActivityEntries(rows);
+    if (rows.length < size) break;
+    seq = rows.at(-1)!.seq;
+  }
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const rows: EarlierRow[] = await db.auditEvent.findMany({
+      where: {
+        AND: [
+          earlierWhere,
+          after === null
+            ? {}
+            : { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] },
+        ],
+      },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: size,
+      include: { user: { select: { email: true } } },
+    });
+    if (rows.length > 0) yield await toActivityEntries(rows);
+    if (rows.length < size) break;
+    after = { createdAt: rows.at(-1)!.createdAt, id: rows.at(-1)!.id };
+  }
+}
+
+/** Every key of the team, newest first, as the activity filter lists them: id and label. */
+export async function teamKeyChoices(teamId: string): Promise<{ id: string; label: string }[]> {
+  const rows = await db.apiKey.findMany({
+    where: { teamId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { publicId: true, label: true },
+  });
+  return rows.map((row) => ({ id: row.publicId, label: row.label }));
 }
 
 /** A person's own account events (sign-ins, sessions, password, two-factor), newest first: their account page. */
@@ -222,6 +352,8 @@ export interface ReportedLeak {
   source: "secret-scanning" | "public-report";
   url: string | null;
   revokedAt: Date;
+  /** The key that replaced it, when it was in a rotation's grace period: that one goes on working. */
+  replacement: { keyId: string; label: string } | null;
 }
 
 /** The team's keys a report (not a member) revoked, which no member has yet dismissed from the dashboard. */
@@ -230,7 +362,15 @@ export async function listReportedLeaks(teamId: string): Promise<ReportedLeak[]>
     where: { teamId, leakSource: { not: null }, leakSeenAt: null, revokedAt: { not: null } },
     orderBy: { revokedAt: "desc" },
     take: 20,
-    select: { publicId: true, label: true, environment: true, leakSource: true, leakUrl: true, revokedAt: true },
+    select: {
+      publicId: true,
+      label: true,
+      environment: true,
+      leakSource: true,
+      leakUrl: true,
+      revokedAt: true,
+      successor: { select: { publicId: true, label: true } },
+    },
   });
   return rows.map((row) => ({
     keyId: row.publicId,
@@ -239,6 +379,7 @@ export async function listReportedLeaks(teamId: string): Promise<ReportedLeak[]>
     source: row.leakSource === "secret-scanning" ? "secret-scanning" : "public-report",
     url: row.leakUrl,
     revokedAt: row.revokedAt!,
+    replacement: row.successor ? { keyId: row.successor.publicId, label: row.successor.label } : null,
   }));
 }
 

@@ -106,6 +106,7 @@ export async function queueKeyReportedLeaked(
   key: { publicId: string; label: string; environment: string },
   report: { source: string; url: string | null },
   now: Date,
+  replacement: { keyId: string; label: string } | null = null,
 ) {
   await queueMail(
     tx,
@@ -121,6 +122,7 @@ export async function queueKeyReportedLeaked(
         source: report.source === "secret-scanning" ? "secret-scanning" : "public-report",
         url: report.url,
         when: stamp(now),
+        replacement,
       },
     },
     now,

@@ -1,4 +1,5 @@
 import "server-only";
+import { displayIp } from "../format-ip";
 
 // Every message Keyport sends, as plain text. A message names a key by its
 // label and id, never its secret, and links to where the person can act. The
@@ -26,6 +27,8 @@ export interface MailData {
     source: "secret-scanning" | "public-report";
     url: string | null;
     when: string;
+    /** The key that replaced it in a rotation still in its grace period: it goes on working. */
+    replacement?: { keyId: string; label: string } | null;
   };
   decoy_key_used: {
     keyId: string;
@@ -106,8 +109,10 @@ const INVITATION_SIGNATURE = "\n\n-- \nKeyport. You get this message because a m
 const SIGNATURE =
   "\n\n-- \nKeyport. You get this message because it is about your account's security; it cannot be turned off.";
 
+// Addresses as a person reads them (displayIp: an IPv4 client seen through the dual-stack socket is shown as IPv4),
+// applied when the mail is written, so mail queued before this release reads the same.
 const fromWhere = (ip: string | null, browser: string | null) =>
-  [browser ? `Browser: ${browser}` : null, ip ? `IP address: ${ip}` : null].filter(Boolean).join("\n");
+  [browser ? `Browser: ${browser}` : null, ip ? `IP address: ${displayIp(ip)}` : null].filter(Boolean).join("\n");
 
 const keyName = (data: { label: string; keyId: string; environment: string }) =>
   `"${data.label}" (${data.keyId}, ${data.environment === "prod" ? "production" : "development"})`;
@@ -181,12 +186,16 @@ const renderers: Renderers = {
         : "reported through Keyport's public report form"
     } and revoked at ${data.when} UTC. Requests with it are refused from now on.${
       data.url ? `\n\nWhere it was found: ${data.url}` : ""
-    }\n\nNo replacement was issued: create one (or rotate another key) and update what used it. See the key and its activity: ${base}/dashboard/keys/${data.keyId}`,
+    }\n\n${
+      data.replacement
+        ? `It was in a rotation's grace period, so its replacement, "${data.replacement.label}" (${data.replacement.keyId}), goes on working: check that its secret was not kept in the same place.`
+        : "No replacement was issued: create one (or rotate another key) and update what used it."
+    } See the key and its activity: ${base}/dashboard/keys/${data.keyId}`,
   }),
   decoy_key_used: (data, base) => ({
     subject: `Decoy key used: ${data.label}`,
     text: `Someone used the decoy key ${keyName(data)} at ${data.when} UTC (${data.route}${
-      data.ip ? `, from ${data.ip}` : ""
+      data.ip ? `, from ${displayIp(data.ip)}` : ""
     }). It was refused as an unknown key, so they learned nothing.\n\nWherever you placed this decoy has leaked: treat every real secret stored beside it as exposed, and rotate them.\n\nSee its uses: ${base}/dashboard/keys/${data.keyId}\n\n(At most one of these an hour per decoy; the key's activity counts every use.)`,
   }),
   key_expiring: (data, base) => ({
@@ -252,7 +261,7 @@ const renderers: Renderers = {
   }),
   revoked_key_used: (data, base) => ({
     subject: `A revoked key is still being used: ${data.label}`,
-    text: `The key ${keyName(data)} was revoked, but requests with it are still arriving (last at ${data.lastTriedAt} UTC${data.ip ? ` from ${data.ip}` : ""}). They are refused.\n\nSomething still holds this key: update it to the new key, or find out who does. ${base}/dashboard/keys/${data.keyId}`,
+    text: `The key ${keyName(data)} was revoked, but requests with it are still arriving (last at ${data.lastTriedAt} UTC${data.ip ? ` from ${displayIp(data.ip)}` : ""}). They are refused.\n\nSomething still holds this key: update it to the new key, or find out who does. ${base}/dashboard/keys/${data.keyId}`,
   }),
 };
 

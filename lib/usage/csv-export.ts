@@ -1,5 +1,6 @@
 import "server-only";
 import { csvRow } from "../csv";
+import { displayIp } from "../format-ip";
 import { db } from "../db";
 import { ownedKeyRowId } from "./owned-key";
 import { logSince, requestLogSelect, requestLogWhere, type RequestLogRow } from "./queries";
@@ -31,7 +32,8 @@ function toCsv(row: RequestLogRow): string {
     row.status,
     row.errorCode,
     row.latencyMs,
-    row.ip,
+    // As the page shows it; the log keeps the address as received.
+    displayIp(row.ip),
     row.userAgent,
   ]);
 }

@@ -111,16 +111,22 @@ for (const viewport of [DESKTOP, PHONE]) {
     const signedIn = [
       `${team}/members`,
       "/dashboard",
+      `/dashboard?q=billing`,
       `/dashboard/keys/${keyId}`,
       "/dashboard/activity",
+      `${team}/activity?kind=keys`,
       "/dashboard/teams/new",
       "/account",
+      "/account/two-factor",
     ];
     const signedOut = await browser.newContext();
     const anonymous = await signedOut.newPage();
     for (const [tab, hrefs] of [
       [page, signedIn],
-      [anonymous, ["/sign-in", "/sign-up", "/forgot-password", "/report-a-key"]],
+      [
+        anonymous,
+        ["/sign-in", "/sign-up", "/sign-up/check-inbox", "/forgot-password", "/report-a-key", "/no-such-page"],
+      ],
     ] as const) {
       await tab.setViewportSize(viewport);
       for (const href of hrefs) {
@@ -129,6 +135,17 @@ for (const viewport of [DESKTOP, PHONE]) {
       }
     }
     await signedOut.close();
+    // States, not only pages: the create dialog open, and the message after a revoke (its link was told apart by
+    // colour alone).
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(page.getByRole("dialog", { name: "Create an API key" })).toBeVisible();
+    await expectAccessibleLightAndDark(page, `the create dialog at ${viewport.width}px`);
+    await page.keyboard.press("Escape");
+    const revoke = await rowAction(page, "billing service", "Revoke");
+    await revoke.getByRole("button", { name: "Revoke key" }).click();
+    await expect(page.getByTestId("toast")).toBeVisible();
+    await expectAccessibleLightAndDark(page, `the message after a revoke at ${viewport.width}px`);
   });
 }
 

@@ -8,7 +8,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { displayPath, docsPages, docsSections, routeHref } from "../../lib/docs/nav";
 import { errorCodes } from "../../lib/errors/error-catalog";
 import { publicRoutes, routeErrors, routesForPath } from "../../lib/public-api/routes";
-import { expectAccessibleLightAndDark } from "./helpers";
+import { expectAccessibleLightAndDark, signUp, uniqueEmail } from "./helpers";
 
 const JS_BUDGET_BYTES = 150 * 1024;
 
@@ -82,13 +82,20 @@ test.describe("the docs cover the registry and the catalog, and nothing else", (
   });
 });
 
-test("every docs page and the search index were prerendered by the build", () => {
+test("every docs page was prerendered by the build, and the search index made from them", () => {
   const manifest = JSON.parse(readFileSync(path.join(".next", "prerender-manifest.json"), "utf8")) as {
     routes: Record<string, unknown>;
   };
-  for (const href of [...docsPages.map((docsPage) => docsPage.href), "/docs/search-index.json"]) {
+  for (const href of docsPages.map((docsPage) => docsPage.href)) {
     expect(manifest.routes[href], href).toBeDefined();
   }
+  // Sections of every page that has them, each under its heading's anchor.
+  const index = JSON.parse(readFileSync(path.join("dist", "docs-search.json"), "utf8")) as {
+    documentIds: Record<string, string>;
+  };
+  const ids = Object.values(index.documentIds);
+  expect(ids).toContain("/docs/managing-keys#rotation");
+  expect(ids.filter((id) => id.includes("#")).length).toBeGreaterThan(docsPages.length);
 });
 
 /**
@@ -169,22 +176,70 @@ for (const section of docsSections) {
 
 test("the search box finds pages, routes and error codes", async ({ page }) => {
   await page.goto("/docs");
-  const search = page.getByRole("searchbox", { name: "Search the docs" });
-  const results = page.getByRole("search").getByRole("link");
+  const search = page.getByRole("combobox", { name: "Search the docs" });
+  const results = page.getByRole("listbox", { name: "Search results" }).getByRole("option");
 
   await search.fill("rotate");
-  await expect(results.filter({ hasText: "Managing keys" })).toBeVisible();
+  await expect(results.filter({ hasText: "Managing keys" }).first()).toBeVisible();
 
   await search.fill("401");
   await expect(results.filter({ hasText: "missing_api_key" })).toBeVisible();
 
-  await search.fill("nothing-matches-this");
+  await search.fill("zebraquartz");
   await expect(page.getByRole("search")).toContainText("Nothing found.");
 
   await search.fill("chat completions");
-  await results.filter({ hasText: "POST /api/v1/chat/completions" }).click();
+  await results.filter({ hasText: "POST /api/v1/chat/completions" }).first().click();
   await expect(page).toHaveURL(/\/docs\/routes\/create-chat-completion$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("POST /api/v1/chat/completions");
+});
+
+test("the search finds sections by their words, and works with the keyboard alone", async ({ page }) => {
+  await page.goto("/docs");
+  const search = page.getByRole("combobox", { name: "Search the docs" });
+  const results = page.getByRole("listbox", { name: "Search results" }).getByRole("option");
+  const firstHref = async () => (await results.first().getByRole("link").getAttribute("href")) ?? "";
+
+  // Each finds the section that answers it, at its heading's anchor, not only a page.
+  for (const [query, expected] of [
+    // The section that says every route's page has Python examples, or one of those examples.
+    ["python", /^\/docs(#routes|\/routes\/[a-z-]+#examples)$/],
+    ["rotate", /^\/docs\/managing-keys#rotation$/],
+    ["429", /^\/docs\/(limits-and-versioning|errors#rate_limited)$/],
+    ["Idempotency-Key", /^\/docs\/(errors#idempotency_key_mismatch|routes\/create-generation#request)$/],
+  ] as const) {
+    await search.fill(query);
+    await expect(results.first()).toBeVisible();
+    expect(await firstHref(), query).toMatch(expected);
+  }
+  // The section that documents the header is among the first results for it.
+  await search.fill("Idempotency-Key");
+  const hrefs = await results.getByRole("link").evaluateAll((links) => links.map((l) => l.getAttribute("href")));
+  expect(hrefs.slice(0, 3)).toContain("/docs/routes/create-generation#request");
+
+  // Arrows move through the results, Enter opens the chosen one at its section.
+  await search.fill("rotate");
+  await expect(results.first()).toBeVisible();
+  await search.press("ArrowDown");
+  await expect(results.nth(0)).toHaveAttribute("aria-selected", "true");
+  await search.press("ArrowDown");
+  await expect(results.nth(1)).toHaveAttribute("aria-selected", "true");
+  await expect(search).toHaveAttribute("aria-activedescendant", (await results.nth(1).getAttribute("id"))!);
+  await search.press("ArrowUp");
+  await expect(results.nth(0)).toHaveAttribute("aria-selected", "true");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/\/docs\/managing-keys#rotation$/);
+  await expect(page.locator("#rotation")).toBeInViewport();
+
+  // Escape closes the list, then empties the box.
+  const again = page.getByRole("combobox", { name: "Search the docs" });
+  await again.fill("429");
+  await expect(results.first()).toBeVisible();
+  await again.press("Escape");
+  await expect(page.getByRole("listbox", { name: "Search results" })).toBeHidden();
+  await expect(again).toHaveValue("429");
+  await again.press("Escape");
+  await expect(again).toHaveValue("");
 });
 
 test("a code block's copy button puts its code on the clipboard", async ({ page, context }) => {
@@ -207,6 +262,62 @@ test("the example tabs switch languages with the mouse and the arrow keys", asyn
   await page.keyboard.press("ArrowLeft");
   await expect(tabs.getByRole("tab", { name: "Node.js" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tabpanel").first()).toContainText("await fetch(");
+});
+
+test("the tabs follow Home and End, and the chosen language holds across pages and reloads", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/docs/routes/list-models");
+  const tabs = page.getByRole("tablist").first();
+  const first = tabs.getByRole("tab").first();
+  const last = tabs.getByRole("tab").last();
+  await first.click();
+  await page.keyboard.press("End");
+  await expect(last).toHaveAttribute("aria-selected", "true");
+  await expect(last).toBeFocused();
+  await page.keyboard.press("Home");
+  await expect(first).toHaveAttribute("aria-selected", "true");
+  await tabs.getByRole("tab", { name: "Python" }).click();
+  // Every tab set on the page follows, and so does the next page, and a reload.
+  for (const list of await page.getByRole("tablist").all()) {
+    await expect(list.getByRole("tab", { name: "Python" })).toHaveAttribute("aria-selected", "true");
+  }
+  await page.goto("/docs/routes/create-chat-completion");
+  await expect(page.getByRole("tablist").first().getByRole("tab", { name: "Python" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  await page.reload();
+  await expect(page.getByRole("tabpanel").first()).toContainText("import requests");
+  // Control: a browser that chose nothing sees the first language.
+  const fresh = await (await browser.newContext()).newPage();
+  await fresh.goto("/docs/routes/create-chat-completion");
+  await expect(fresh.getByRole("tablist").first().getByRole("tab").first()).toHaveAttribute("aria-selected", "true");
+  await fresh.context().close();
+});
+
+test("the sidebar names each route by the path a client calls", async ({ page }) => {
+  await page.goto("/docs");
+  const sidebar = page.getByRole("navigation", { name: "Docs" });
+  await expect(sidebar.getByRole("link", { name: "GET /api/v1/models", exact: true })).toBeVisible();
+  await expect(sidebar.getByRole("link", { name: "GET /v1/models", exact: true })).toHaveCount(0);
+});
+
+test("the docs and landing headers offer Sign in until the browser is signed in", async ({ page }) => {
+  for (const href of ["/", "/docs"]) {
+    await page.goto(href);
+    const header = page.getByRole("navigation", { name: "Main" });
+    await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
+    await expect(header.getByRole("link", { name: "Dashboard" })).toBeVisible();
+  }
+  await signUp(page, uniqueEmail("header"));
+  for (const href of ["/", "/docs"]) {
+    await page.goto(href);
+    const header = page.getByRole("navigation", { name: "Main" });
+    await expect(header.getByRole("link", { name: "Dashboard" })).toBeVisible();
+    await expect(header.getByRole("link", { name: "Sign in" })).toHaveCount(0);
+  }
 });
 
 // axe, light and dark, on every docs page, the landing page and sign-in, and
@@ -232,12 +343,14 @@ async function scriptBytes(page: Page): Promise<{ bytes: number; fromCache: numb
   });
 }
 
+// On a phone the wide parts (tables, code) scroll inside their boxes, which must then take the keyboard's focus
+// (axe's scrollable-region-focusable, found on a route page at 390 px): every page is scanned at both widths.
 for (let start = 0; start < axePages.length; start += AXE_GROUP) {
   const group = axePages.slice(start, start + AXE_GROUP);
-  test(`axe finds nothing serious, light and dark, and each docs page ships less than 150 KB of JavaScript: ${group.join(", ")}`, async ({
+  test(`axe finds nothing serious, light and dark, at 1280 and 390 px, and each docs page ships less than 150 KB of JavaScript: ${group.join(", ")}`, async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     // Nothing comes from the browser's cache, so every script a first visit needs is counted.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Network.enable");
@@ -250,6 +363,10 @@ for (let start = 0; start < axePages.length; start += AXE_GROUP) {
       expect(fromCache, `${href}: scripts from the cache`).toBe(0);
       sizes[href] = bytes;
       await expectAccessibleLightAndDark(page, href);
+      // And on a phone: the same page, narrowed without loading it again.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expectAccessibleLightAndDark(page, `${href} at 390px`);
+      await page.setViewportSize({ width: 1280, height: 800 });
     }
 
     // The report holds the landing page too: the framework's own share, to read the docs pages against.

@@ -17,15 +17,24 @@ test("a stranger reports a key with JavaScript off; the owner sees it revoked an
   const stranger = await browser.newContext({ javaScriptEnabled: false });
   const form = await stranger.newPage();
   await form.goto("/report-a-key");
-  await form.getByLabel("The key you found").fill(secret);
+  // Pasted as keys are found in the wild: a line of a .env file, quoted.
+  await form.getByLabel("The key you found").fill(`# production\nKEYPORT_KEY="${secret}"\n`);
   await form.getByLabel("Where you found it (optional)").fill("https://gist.example/abc123");
   await form.getByRole("button", { name: "Report this key" }).click();
-  await expect(form.getByRole("status")).toContainText("If that was a live Keyport key, it no longer works");
-  // A made-up key gets the very same page.
+  await expect(form.getByRole("status")).toContainText(
+    "We read 1 Keyport key in what you pasted. If it was live, it no longer works",
+  );
+  // Made-up keys (a JSON config holding two) get the same answer for their count: the form is no oracle.
   await form.goto("/report-a-key");
-  await form.getByLabel("The key you found").fill(generateApiKey("prod"));
+  const config = JSON.stringify({ dev: generateApiKey("dev"), prod: generateApiKey("prod") });
+  await form.getByLabel("The key you found").fill(config);
   await form.getByRole("button", { name: "Report this key" }).click();
-  await expect(form.getByRole("status")).toContainText("If that was a live Keyport key, it no longer works");
+  await expect(form.getByRole("status")).toContainText("We read 2 Keyport keys in what you pasted.");
+  // Text with no key in it is not thanked for.
+  await form.goto("/report-a-key");
+  await form.getByLabel("The key you found").fill("hello world");
+  await form.getByRole("button", { name: "Report this key" }).click();
+  await expect(form.getByRole("alert")).toContainText("We found no Keyport key in what you pasted.");
   await stranger.close();
 
   // The revocation runs once the answer is sent: the key is refused from then on.
@@ -55,9 +64,19 @@ test("a decoy key made in the dashboard never works, and its use shows on the da
   await page.getByRole("button", { name: "Create key" }).click();
   const dialog = page.getByRole("dialog", { name: "Create an API key" });
   await dialog.getByLabel("Label").fill("ci decoy");
+  // Control: before it is a decoy, the dialog asks for an expiry and access.
+  await expect(dialog.getByLabel("Expires")).toBeVisible();
   await dialog.getByLabel(/Decoy key/).check();
+  // A decoy never works: the dialog asks only for its label (and which prefix it wears).
+  await expect(dialog.getByLabel("Expires")).toHaveCount(0);
+  await expect(dialog.getByText("IP allowlist (optional)")).toHaveCount(0);
   await dialog.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("Place it where a real key would sit");
+  await expect(page.getByRole("alertdialog")).not.toContainText("environment variable");
   const secret = await saveNewSecret(page);
+  // Its row says what it is, not "Active".
+  await expect(keyRow(page, "ci decoy")).toContainText("Never works; any use alerts you");
+  await expect(keyRow(page, "ci decoy")).not.toContainText("Active");
 
   const response = await page.request.get("/api/v1/models", {
     headers: { Authorization: `Bearer ${secret}`, "User-Agent": "attacker/1.0" },

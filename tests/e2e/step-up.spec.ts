@@ -31,6 +31,31 @@ test("a production key rotation on a stale session asks for the password first, 
   await expect(keyRow(page, "payments prod").filter({ hasText: "Expiring after rotation" })).toHaveCount(1);
 });
 
+test("Escape in the fresh sign-in dialog goes back to the revoke dialog, focused on its button, and revokes nothing", async ({
+  page,
+}) => {
+  const email = uniqueEmail("step-up-escape");
+  await signUp(page, email);
+  await createKey(page, "orders prod", { environment: "Production" });
+  ageSessions(email);
+  const revoke = await rowAction(page, "orders prod", "Revoke");
+  await revoke.getByRole("button", { name: "Revoke key" }).click();
+  const confirm = page.getByRole("dialog", { name: "Confirm it’s you" });
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toHaveCount(0);
+  // The revoke dialog is still there, its button focused (not the page's body), and the key still works.
+  await expect(revoke).toBeVisible();
+  await expect(revoke.getByRole("button", { name: "Revoke key" })).toBeFocused();
+  await expect(keyRow(page, "orders prod")).toContainText("Active");
+  // Trying again asks again, and goes through.
+  await revoke.getByRole("button", { name: "Revoke key" }).click();
+  await confirm.getByLabel("Password").fill(PASSWORD);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await expect(keyRow(page, "orders prod")).toHaveCount(0);
+});
+
 test("someone flooding the owner's email locks other browsers, not the owner's revoke or next sign-in", async ({
   page,
   browser,

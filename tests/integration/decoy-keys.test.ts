@@ -17,7 +17,7 @@ import { bareAccount } from "../helpers/bare-account";
 import { personalTeamId } from "../helpers/teams";
 
 async function newOwner() {
-  const user = await bareAccount(`decoy-${randomUUID()}@example.com`);
+  const user = await bareAccount(`decoy.${randomUUID()}@example.com`);
   return { userId: user.id, ip: null, userAgent: null };
 }
 
@@ -132,6 +132,37 @@ describe("a decoy key", () => {
     expect(await checkStoredTeamChains(db, { teamId: await personalTeamId(owner.userId) })).toMatchObject([
       { problem: null },
     ]);
+  });
+
+  it("keeps no expiry, access or owner but its maker, whatever the form sent (attack review)", async () => {
+    const owner = await newOwner();
+    const { key } = await createKey(owner, {
+      label: "trap with extras",
+      environment: "prod",
+      expiresAt: new Date(Date.now() + 24 * 3600_000),
+      decoy: true,
+      restrictions: { scopes: ["catalog:read"], allowedIps: ["10.0.0.0/8"], rateLimit: 5 },
+    });
+    const row = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id } });
+    expect(row).toMatchObject({
+      decoy: true,
+      expiresAt: null,
+      scopes: "all",
+      allowedIps: null,
+      rateLimit: null,
+      serviceAccountId: null,
+    });
+    // Control: the same fields on a key that is not a decoy are kept.
+    const { key: real } = await createKey(owner, {
+      label: "real with extras",
+      environment: "prod",
+      expiresAt: new Date(Date.now() + 24 * 3600_000),
+      restrictions: { scopes: ["catalog:read"], allowedIps: ["10.0.0.0/8"], rateLimit: 5 },
+    });
+    expect(await db.apiKey.findUniqueOrThrow({ where: { publicId: real.id } })).toMatchObject({
+      allowedIps: "10.0.0.0/8",
+      rateLimit: 5,
+    });
   });
 
   it("cannot be rotated or reported leaked, which would disarm it, and stays a decoy when revoked", async () => {

@@ -69,6 +69,15 @@ describe("creating keys", () => {
     expect(message({ label: Buffer.from(generateApiKey("prod")).toString("base64") })).toBe(
       "The label cannot contain an API key.",
     );
+    for (const invisible of ["\u200B", "\u200B\u200C\u200D", "\u2060\uFEFF", "\u3164", "\u2800", "\u00AD \u200E"]) {
+      expect(message({ label: invisible }), escape(invisible)).toBe(
+        "Give the key a label that shows: it holds only invisible characters.",
+      );
+    }
+    expect(message({ label: "ci\u2028deploy" })).toBe("The label cannot contain line or paragraph separators.");
+    // Controls: a visible name with such a character in it, an emoji sequence joined by U+200D, and Unicode words.
+    for (const shown of ["a\u200Bb", "👨‍👩‍👧 family", "東京 deploy", "Zürich ✓"])
+      expect(message({ label: shown })).toBeNull();
     expect(parse({ label: "  spaced  " }).data?.label).toBe("spaced");
     const in30 = parse({ expiry: "30" }).data?.expiresAt?.getTime() ?? 0;
     expect(Math.abs(in30 - (Date.now() + 30 * 24 * HOUR))).toBeLessThan(5_000);
@@ -299,13 +308,53 @@ describe("ownership", () => {
   it("renames in place and records both labels", async () => {
     const actor = await newActor();
     const { key } = await createKey(actor, devKey("old name"));
-    expect(await renameKey(actor, key.id, "new name")).toMatchObject({ label: "new name" });
+    expect(await renameKey(actor, key.id, "new name")).toMatchObject({ key: { label: "new name" }, changed: true });
     const [entry] = (await listActivity(await personalTeam(actor.userId), { keyId: key.id })).items;
     expect(entry).toMatchObject({ action: "key.renamed", details: { from: "old name", to: "new name" } });
+  });
+
+  it("to the name it has changes nothing and logs nothing", async () => {
+    const actor = await newActor();
+    const { key } = await createKey(actor, devKey("same name"));
+    expect(await renameKey(actor, key.id, "same name")).toMatchObject({ key: { label: "same name" }, changed: false });
+    const actions = (await listActivity(await personalTeam(actor.userId), { keyId: key.id })).items.map(
+      (e) => e.action,
+    );
+    expect(actions).toEqual(["key.created"]);
+    // A change of case is a change.
+    expect(await renameKey(actor, key.id, "Same name")).toMatchObject({ changed: true });
   });
 });
 
 describe("listing", () => {
+  it("searches by label in any case, by key id and by the shown part of the secret, with the filters", async () => {
+    const actor = await newActor();
+    const teamId = await personalTeamId(actor.userId);
+    const billing = await createKey(actor, devKey("Billing Export"));
+    const prodBilling = await createKey(actor, { ...devKey("billing cron"), environment: "prod" as const });
+    const other = await createKey(actor, devKey("100%_done"));
+    await createKey(actor, devKey("unrelated"));
+    const ids = async (search: string, environment?: "dev" | "prod") =>
+      (await listKeys(teamId, { search, environment })).items.map((key) => key.id).toSorted();
+
+    expect(await ids("BILLING")).toEqual([billing.key.id, prodBilling.key.id].toSorted());
+    expect(await ids("billing", "prod")).toEqual([prodBilling.key.id]);
+    expect(await ids(billing.key.id)).toEqual([billing.key.id]);
+    expect(await ids(billing.key.id.slice(4, 12))).toEqual([billing.key.id]);
+    // The shown part of the secret, as the list shows it, and each of its ends.
+    const fragment = billing.key.displayFragment;
+    expect(await ids(fragment)).toEqual([billing.key.id]);
+    expect(await ids(fragment.split("…")[0]!)).toContain(billing.key.id);
+    expect(await ids(billing.secret.slice(-4))).toContain(billing.key.id);
+    // LIKE's wildcards are searched for as themselves.
+    expect(await ids("%_")).toEqual([other.key.id]);
+    expect(await ids("0%")).toEqual([other.key.id]);
+    expect(await ids("nothing like it")).toEqual([]);
+    // Another team's keys are never found.
+    const stranger = await newActor();
+    expect((await listKeys(await personalTeamId(stranger.userId), { search: "billing" })).total).toBe(0);
+  });
+
   it("filters by environment and status, and pages through 1,000 keys", async () => {
     const actor = await newActor();
     const teamId = await personalTeamId(actor.userId);

@@ -5,7 +5,7 @@ import { request } from "../helpers/next-request";
 import { createAccount, verifyCredentials } from "@/lib/auth/accounts";
 import { SESSION_REQUIRED_MESSAGE } from "@/lib/web/guard";
 import { changePasswordAction } from "@/lib/web/actions/password";
-import { WRONG_CURRENT_PASSWORD_MESSAGE } from "@/lib/auth/password-change";
+import { SAME_PASSWORD_MESSAGE, WRONG_CURRENT_PASSWORD_MESSAGE } from "@/lib/auth/password-change";
 import { checkPasswordStrength } from "@/lib/auth/password-strength";
 import { createSession, endedSessionNotice, readSession } from "@/lib/auth/session-store";
 import { db } from "@/lib/db";
@@ -67,7 +67,8 @@ describe("changing the password", () => {
     expect(await readSession(current.sessionToken)).toMatchObject({ id: current.id });
     for (const other of others) {
       expect(await readSession(other.sessionToken)).toBeNull();
-      expect(await endedSessionNotice(other.sessionToken)).toMatchObject({ reason: "all_others_ended" });
+      // The signed-out browser is told the password changed, not that someone chose "End all other sessions".
+      expect(await endedSessionNotice(other.sessionToken)).toMatchObject({ reason: "password_changed" });
     }
     expect(await verifyCredentials(email, NEW_PASSWORD, uniqueIp())).toMatchObject({ ok: true, userId });
     expect(await verifyCredentials(email, PASSWORD, uniqueIp())).toMatchObject({ ok: false });
@@ -79,6 +80,22 @@ describe("changing the password", () => {
     expect(notices(email)).toHaveLength(1);
     expect(notices(email)[0]?.text).toContain("every other session was signed out");
     expect(notices(email)[0]?.text).toContain("Firefox 140");
+  });
+
+  it("refuses the current password as the new one on its field, and changes, mails and ends nothing", async () => {
+    const { email, userId, others } = await signedIn("same");
+    expect(await change(PASSWORD, PASSWORD)).toMatchObject({
+      ok: false,
+      fieldErrors: { newPassword: [SAME_PASSWORD_MESSAGE] },
+    });
+    for (const other of others) expect(await readSession(other.sessionToken)).not.toBeNull();
+    expect(await db.auditEvent.count({ where: { userId, action: "auth.password_changed" } })).toBe(0);
+    await drainMail();
+    expect(notices(email)).toHaveLength(0);
+    // With a wrong current password, it is the wrong answer that is said: the new one is not compared.
+    expect(await change("not my password at all", "not my password at all")).toMatchObject({
+      fieldErrors: { currentPassword: [expect.stringContaining(WRONG_CURRENT_PASSWORD_MESSAGE)] },
+    });
   });
 
   it("refuses a wrong current password as a wrong answer of this session, and changes nothing", async () => {

@@ -11,8 +11,9 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 const { createAccount } = await import("@/lib/auth/accounts");
 const { createSession } = await import("@/lib/auth/session-store");
 const { STEP_UP_MESSAGE, STEP_UP_WINDOW_MS } = await import("@/lib/auth/step-up");
-const { confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } =
+const { confirmTwoFactorAction, disableTwoFactorAction, replaceRecoveryCodesAction, startTwoFactorAction } =
   await import("@/lib/web/actions/two-factor");
+const { verifySecondFactor } = await import("@/lib/auth/two-factor/verify");
 const { twoFactorView } = await import("@/lib/auth/two-factor/enrolment");
 const { codeFor } = await import("@/lib/auth/two-factor/totp");
 const { db } = await import("@/lib/db");
@@ -62,6 +63,69 @@ const stepUpRefusal = { ok: false, error: STEP_UP_MESSAGE, fieldErrors: { stepUp
 beforeEach(() => request.cookies.clear());
 
 describe("two-factor settings", () => {
+  it("replaces the recovery codes after a fresh sign-in: the old stop working, the new work once, the owner is mailed", async () => {
+    const { userId, email, sessionId } = await signedIn(0);
+    // Off: nothing to replace.
+    expect(await replaceRecoveryCodesAction(null, form({}))).toMatchObject({
+      ok: false,
+      error: "Two-factor sign-in is off: there are no recovery codes to replace.",
+    });
+    await enrol(userId, email);
+    const oldCode = "AAAA-AAAA-AAAA-AAAA";
+    // One old code we know: its digest put in place of one made at enrolment (they are shown once, never stored).
+    const { recoveryCodeDigest } = await import("@/lib/auth/two-factor/verify");
+    const one = await db.recoveryCode.findFirstOrThrow({ where: { userId } });
+    await db.recoveryCode.update({
+      where: { id: one.id },
+      data: { digest: recoveryCodeDigest(oldCode.replace(/-/g, "")) },
+    });
+
+    // A stale session is asked to sign in again, and nothing changes.
+    await makeStale(sessionId);
+    expect(await replaceRecoveryCodesAction(null, form({}))).toMatchObject(stepUpRefusal);
+    expect(await db.recoveryCode.count({ where: { userId, id: one.id } })).toBe(1);
+    await db.session.update({ where: { id: sessionId }, data: { verifiedAt: new Date() } });
+
+    const answer = await replaceRecoveryCodesAction(null, form({}));
+    expect(answer).toMatchObject({ ok: true });
+    const codes = (answer as { ok: true; data: string[] }).data;
+    expect(codes).toHaveLength(10);
+    for (const code of codes) expect(code).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
+    expect(await verifySecondFactor(userId, oldCode)).toBeNull();
+    expect(await verifySecondFactor(userId, codes[0]!)).toBe("recovery_code");
+    expect(await verifySecondFactor(userId, codes[0]!)).toBeNull();
+    expect((await twoFactorView(userId, email)).recoveryCodesLeft).toBe(9);
+    expect(await db.auditEvent.count({ where: { userId, action: "auth.recovery_codes_replaced" } })).toBe(1);
+    const mail = await db.mailMessage.findFirstOrThrow({
+      where: { recipient: email, kind: "two_factor_changed" },
+      orderBy: { createdAt: "desc" },
+    });
+    expect(JSON.parse(mail.payload)).toMatchObject({ change: "recovery_codes_replaced" });
+    for (const code of codes) expect(mail.payload).not.toContain(code);
+  });
+
+  it("asks setting up for the app's 6-digit code, and says so for an empty, short or lettered one", async () => {
+    const { userId, email } = await signedIn(0);
+    expect(await startTwoFactorAction(null, form({}))).toMatchObject({ ok: true });
+    for (const [code, message] of [
+      ["", "Enter the 6-digit code your authenticator app shows."],
+      ["   ", "Enter the 6-digit code your authenticator app shows."],
+      ["123", "A code is 6 digits: enter the one your app shows now."],
+      ["abcdef", "A code is 6 digits: enter the one your app shows now."],
+      ["1234567", "A code is 6 digits: enter the one your app shows now."],
+    ]) {
+      const answer = await confirmTwoFactorAction(null, form({ code: code! }));
+      expect(answer, JSON.stringify(code)).toMatchObject({ ok: false, fieldErrors: { code: [message] } });
+      expect(JSON.stringify(answer)).not.toContain("recovery");
+    }
+    // A right code with the space some apps show in the middle turns it on.
+    const { pending } = await twoFactorView(userId, email);
+    const code = codeFor(pending!.secret);
+    expect(await confirmTwoFactorAction(null, form({ code: `${code.slice(0, 3)} ${code.slice(3)}` }))).toMatchObject({
+      ok: true,
+    });
+  });
+
   it("cannot be turned on from a stale session, at either step", async () => {
     const { userId, email, sessionId } = await signedIn(STALE);
     expect(await startTwoFactorAction(null, form({}))).toMatchObject(stepUpRefusal);
@@ -121,7 +185,10 @@ describe("two-factor settings", () => {
       },
     });
     const code = codeFor(secret);
-    expect(await disableTwoFactorAction(null, form({ code }))).toMatchObject({ ok: true });
+    // Done, it sends the browser to the page that says so.
+    await expect(disableTwoFactorAction(null, form({ code }))).rejects.toThrow(
+      "NEXT_REDIRECT /account/two-factor?turned=off",
+    );
     const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
     expect(user.totpEnabledAt).toBeNull();
     expect(user.totpSecret).toBeNull();

@@ -54,7 +54,8 @@ beforeAll(async () => {
       status: 200,
       errorCode: null,
       latencyMs: 4,
-      ip: "203.0.113.9",
+      // As the dual-stack socket sees an IPv4 client: the CSV writes it as the page shows it.
+      ip: "::ffff:203.0.113.9",
       userAgent: "=cmd|' /C calc'!A0",
       createdAt: new Date(),
     },

@@ -7,6 +7,7 @@ import { createKey, signUp, uniqueEmail } from "../e2e/helpers";
 import { e2eOutbox, linkIn, waitForMail } from "../e2e/outbox";
 import { buildScene, shoot } from "./scene";
 import { enrolTwoFactor } from "../e2e/two-factor-helpers";
+import { generateApiKey } from "../../lib/keys/format";
 
 // npm runs scripts from the project root.
 const OUT = path.resolve("docs", "screenshots");
@@ -273,4 +274,52 @@ test("a team that requires two-factor: what a member without it sees, and the me
     }
   }
   await memberContext.close();
+});
+
+test("the key search, the activity, recovery codes and the report page, at 1280 and 390 px, light and dark", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUp(page, uniqueEmail("issue35"));
+  // A label of 64 characters with no space to break at, beside ordinary ones.
+  const unbroken = `Ω${"abcdefghij".repeat(6)}xyz`;
+  for (const label of [LONG_LABEL, unbroken, "billing cron", "nightly export — 夜間"]) await createKey(page, label);
+  await page.getByRole("link", { name: "billing cron" }).click();
+  await page.getByRole("button", { name: "Rename “billing cron”" }).click();
+  await page.getByLabel("New label for “billing cron”").fill("billing cron (hourly)");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("billing cron (hourly)");
+  const base = new URL(page.url()).pathname.replace(/\/keys\/.*$/, "");
+  await enrolTwoFactor(page);
+  for (const colorScheme of ["light", "dark"] as const) {
+    for (const width of [1280, 390]) {
+      const tag = `${width}-${colorScheme}`;
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await page.goto(`${base}?q=billing`);
+      await expect(page.getByTestId("key-row")).toHaveCount(2);
+      await shoot(page, path.join(OUT, `key-search-${tag}.png`), { fullPage: true });
+      await page.goto(base);
+      await expect(page.getByTestId("key-row")).toHaveCount(4);
+      await shoot(page, path.join(OUT, `key-list-long-labels-${tag}.png`), { fullPage: true });
+      await page.goto(`${base}/activity?kind=keys`);
+      await expect(page.getByTestId("activity-row")).toHaveCount(5);
+      await shoot(page, path.join(OUT, `activity-${tag}.png`), { fullPage: true });
+      await page.goto("/account/two-factor");
+      await page.getByRole("button", { name: "Make new recovery codes" }).click();
+      await expect(page.getByTestId("recovery-codes").getByRole("listitem")).toHaveCount(10);
+      await shoot(page, path.join(OUT, `recovery-codes-${tag}.png`), { fullPage: true });
+      await page.goto("/report-a-key");
+      // A well-formed key that belongs to no one, pasted as a line of a .env file.
+      await page.getByLabel("The key you found").fill(`# .env\nKEYPORT_KEY="${generateApiKey("dev")}"\n`);
+      await page.getByRole("button", { name: "Report this key" }).click();
+      await expect(page.getByRole("status")).toContainText("We read 1 Keyport key");
+      await shoot(page, path.join(OUT, `report-a-key-answer-${tag}.png`), { fullPage: true });
+      await page.goto("/docs/managing-keys");
+      await page.getByRole("combobox", { name: "Search the docs" }).fill("rotate");
+      await expect(page.getByRole("listbox", { name: "Search results" }).getByRole("option").first()).toBeVisible();
+      await page.getByRole("combobox", { name: "Search the docs" }).press("ArrowDown");
+      await shoot(page, path.join(OUT, `docs-search-${tag}.png`));
+    }
+  }
 });

@@ -8,7 +8,23 @@ import { cleanUserAgent, WITHHELD_USER_AGENT } from "@/lib/text";
 // Generated, never a key-shaped literal in the repo.
 const KEY = generateApiKey("dev");
 
+/** A header as Node hands it over: one character per byte of its UTF-8. */
+const asNodeReadsIt = (text: string) => Buffer.from(text, "utf8").toString("latin1");
+
 describe("cleanUserAgent", () => {
+  it("reads a UTF-8 user agent as UTF-8, not one character per byte (a new user's walk: mojibake)", () => {
+    expect(asNodeReadsIt("Tool/東京")).not.toBe("Tool/東京");
+    expect(cleanUserAgent(asNodeReadsIt("Tool/東京 (Zürich)"))).toBe("Tool/東京 (Zürich)");
+    // Text that is not UTF-8 stays as it came, and text already read stays as it is.
+    expect(cleanUserAgent("Zürich/1.0")).toBe("Zürich/1.0");
+    expect(cleanUserAgent("Tool/東京")).toBe("Tool/東京");
+    // A key inside a UTF-8 user agent is still redacted, and one split by a UTF-8 NEL too.
+    expect(cleanUserAgent(asNodeReadsIt(`東京 ${KEY}`))).toBe("東京 sk_dev_[redacted]");
+    expect(cleanUserAgent(asNodeReadsIt(`東京 ${KEY.slice(0, 20)}\u0085${KEY.slice(20)}`))).toBe(
+      "東京 sk_dev_[redacted]",
+    );
+  });
+
   it("redacts a plain key and keeps the rest", () => {
     expect(cleanUserAgent(`curl/8.5.0 ${KEY}`)).toBe("curl/8.5.0 sk_dev_[redacted]");
   });

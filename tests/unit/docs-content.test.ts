@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { exampleInputs, streamVariants } from "@/lib/docs/example-inputs";
 import { exampleLanguages, headerForms, KEY_ENV, routeExamples } from "@/lib/docs/examples";
 import { docsPages, neighbours, routeHref } from "@/lib/docs/nav";
-import { searchDocs } from "@/lib/docs/search";
-import { buildSearchIndex } from "@/lib/docs/search-index";
+import { newDocsSearch, searchDocs } from "@/lib/docs/search";
+import { indexEntries } from "@/lib/docs/search-index";
 import { errorCodes } from "@/lib/errors/error-catalog";
 import { publicRoutes } from "@/lib/public-api/routes";
 
@@ -58,14 +58,16 @@ describe("the examples", () => {
 });
 
 describe("the search", () => {
-  const index = buildSearchIndex();
+  const entries = indexEntries();
+  const index = newDocsSearch(entries);
 
   it("indexes every page, route and error code", () => {
-    expect(index.filter((entry) => entry.kind === "route")).toHaveLength(publicRoutes.length);
-    expect(index.filter((entry) => entry.kind === "error").map((entry) => entry.title)).toEqual(errorCodes);
-    expect(index.filter((entry) => entry.kind === "page").length).toBe(
+    expect(entries.filter((entry) => entry.kind === "route")).toHaveLength(publicRoutes.length);
+    expect(entries.filter((entry) => entry.kind === "error").map((entry) => entry.title)).toEqual(errorCodes);
+    expect(entries.filter((entry) => entry.kind === "page").length).toBe(
       docsPages.filter((page) => !page.href.startsWith("/docs/routes/")).length,
     );
+    expect(index.documentCount).toBe(entries.length);
   });
 
   it("needs every word, and ranks title matches first", () => {

@@ -5,8 +5,8 @@ import { createElement } from "react";
 import { prerenderToNodeStream } from "react-dom/static";
 import { describe, expect, it } from "vitest";
 import ManagingKeysPage from "@/app/(docs)/docs/managing-keys/page";
-import { searchDocs } from "@/lib/docs/search";
-import { buildSearchIndex } from "@/lib/docs/search-index";
+import { newDocsSearch, searchDocs } from "@/lib/docs/search";
+import { indexEntries } from "@/lib/docs/search-index";
 import { envDefaults } from "@/lib/env-schema";
 import { USAGE_AGGREGATE_RETENTION_DAYS } from "@/lib/maintenance/prune";
 import { USER_AGENT_MAX_LENGTH } from "@/lib/usage/event";
@@ -52,7 +52,7 @@ describe("the managing-keys page's Usage section", () => {
   });
 
   it("is what the search finds for usage and the request log", () => {
-    const index = buildSearchIndex();
+    const index = newDocsSearch(indexEntries());
     expect(searchDocs(index, "usage")[0]?.href).toBe("/docs/managing-keys");
     expect(searchDocs(index, "request log")[0]?.href).toBe("/docs/managing-keys");
   });

@@ -11,7 +11,8 @@ import { pageQuerySchema } from "@/lib/keys/filter.schema";
 import { personalTeamOf } from "@/lib/teams/membership";
 import { requirePageSession } from "@/lib/web/guard";
 import { listSessions } from "@/lib/auth/session-store";
-import { twoFactorEnabled } from "@/lib/auth/two-factor/verify";
+import { RECOVERY_CODES_LOW, twoFactorView } from "@/lib/auth/two-factor/enrolment";
+import { FewRecoveryCodes } from "@/components/account/few-recovery-codes";
 import { describeUserAgent } from "@/lib/auth/user-agent";
 import { displayIp } from "@/lib/format-ip";
 
@@ -27,7 +28,8 @@ export default async function AccountPage({
   const activity = await listAccountActivity(current.userId, { page: activityPage });
   const { team: personal } = await personalTeamOf(current.userId);
   const sessions = await listSessions(current.userId);
-  const twoFactorOn = await twoFactorEnabled(current.userId);
+  const twoFactor = await twoFactorView(current.userId, current.email);
+  const twoFactorOn = twoFactor.enabled;
   const others = sessions.filter((session) => session.id !== current.id).length;
   const now = new Date();
   return (
@@ -55,6 +57,11 @@ export default async function AccountPage({
             {twoFactorOn ? "Manage two-factor sign-in" : "Set up two-factor sign-in"}
           </Link>
         </p>
+        {twoFactorOn && twoFactor.recoveryCodesLeft <= RECOVERY_CODES_LOW && (
+          <div className="mt-2">
+            <FewRecoveryCodes left={twoFactor.recoveryCodesLeft} link />
+          </div>
+        )}
         <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
           Creating a production key, and rotating, revoking, reporting leaked or changing the access of one, needs a
           sign-in from the last 10 minutes, and so does turning two-factor sign-in on or off: if yours is older, Keyport

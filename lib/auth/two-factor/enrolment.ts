@@ -48,6 +48,41 @@ export async function twoFactorView(userId: string, email: string): Promise<Enro
   };
 }
 
+type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
+
+/** The person's recovery codes from now on: these, stored as digests; every earlier one is gone. */
+async function storeRecoveryCodes(tx: Tx, userId: string, codes: string[]) {
+  await tx.recoveryCode.deleteMany({ where: { userId } });
+  await tx.recoveryCode.createMany({
+    data: codes.map((recovery) => ({ userId, digest: recoveryCodeDigest(recovery.replace(/-/g, "")) })),
+  });
+}
+
+const TWO_FACTOR_CHANGES = {
+  enabled: "auth.two_factor_enabled",
+  disabled: "auth.two_factor_disabled",
+  recovery_codes_replaced: "auth.recovery_codes_replaced",
+} as const;
+
+/** The audited change, and the mail that tells the account's owner. */
+async function recordTwoFactorChange(
+  tx: Tx,
+  actor: Actor,
+  email: string,
+  change: keyof typeof TWO_FACTOR_CHANGES,
+  now: Date,
+) {
+  await recordAudit(tx, actor, TWO_FACTOR_CHANGES[change], null);
+  await queueMail(tx, {
+    kind: "two_factor_changed",
+    subject: actor.userId,
+    period: `${change}-${now.toISOString()}`,
+    userId: actor.userId,
+    to: email,
+    data: { change, when: now.toISOString().slice(0, 16).replace("T", " ") },
+  });
+}
+
 /** Starts (or restarts) setting up: a new sealed secret, not yet in force. False when two-factor is already on. */
 export async function startEnrolment(userId: string): Promise<boolean> {
   const started = await db.user.updateMany({
@@ -75,22 +110,35 @@ export async function confirmEnrolment(actor: Actor, email: string, code: string
       data: { totpEnabledAt: now, totpLastStep: step },
     });
     if (on.count !== 1) return false;
-    await tx.recoveryCode.deleteMany({ where: { userId: actor.userId } });
-    await tx.recoveryCode.createMany({
-      data: codes.map((recovery) => ({ userId: actor.userId, digest: recoveryCodeDigest(recovery.replace(/-/g, "")) })),
-    });
-    await recordAudit(tx, actor, "auth.two_factor_enabled", null);
-    await queueMail(tx, {
-      kind: "two_factor_changed",
-      subject: actor.userId,
-      period: `enabled-${now.toISOString()}`,
-      userId: actor.userId,
-      to: email,
-      data: { change: "enabled", when: now.toISOString().slice(0, 16).replace("T", " ") },
-    });
+    await storeRecoveryCodes(tx, actor.userId, codes);
+    await recordTwoFactorChange(tx, actor, email, "enabled", now);
     return true;
   });
   return enabled ? codes : null;
+}
+
+/** Recovery codes this few or fewer left: the account pages ask the person to make new ones. */
+export const RECOVERY_CODES_LOW = 3;
+
+/**
+ * Replaces the recovery codes with ten new ones, returned once; every old one,
+ * used or not, stops working. Null when two-factor is off. The caller has
+ * checked a fresh sign-in (which, with two-factor on, took a code).
+ */
+export async function replaceRecoveryCodes(actor: Actor, email: string, now = new Date()) {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const replaced = await db.$transaction(async (tx) => {
+    // Written first: on PostgreSQL the row lock makes two replacements take turns, so one set of codes is left.
+    const on = await tx.user.updateMany({
+      where: { id: actor.userId, totpEnabledAt: { not: null } },
+      data: { updatedAt: now },
+    });
+    if (on.count !== 1) return false;
+    await storeRecoveryCodes(tx, actor.userId, codes);
+    await recordTwoFactorChange(tx, actor, email, "recovery_codes_replaced", now);
+    return true;
+  });
+  return replaced ? codes : null;
 }
 
 /** Turns two-factor off; the caller has checked a current code or a recovery code (proveIdentity). */
@@ -103,14 +151,6 @@ export async function disableTwoFactor(actor: Actor, email: string, now = new Da
     await tx.recoveryCode.deleteMany({ where: { userId: actor.userId } });
     // Sign-ins waiting for a code were started under the old setting: they end.
     await tx.pendingSignIn.deleteMany({ where: { userId: actor.userId } });
-    await recordAudit(tx, actor, "auth.two_factor_disabled", null);
-    await queueMail(tx, {
-      kind: "two_factor_changed",
-      subject: actor.userId,
-      period: `disabled-${now.toISOString()}`,
-      userId: actor.userId,
-      to: email,
-      data: { change: "disabled", when: now.toISOString().slice(0, 16).replace("T", " ") },
-    });
+    await recordTwoFactorChange(tx, actor, email, "disabled", now);
   });
 }

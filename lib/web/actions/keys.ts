@@ -49,6 +49,8 @@ export interface KeyActionData {
   secret?: string;
   /** After "this key leaked": the leaked key, whose request log shows where it was used. */
   leakedKeyId?: string;
+  /** A decoy was made: the secret dialog says where to place it, not how to keep it safe. */
+  decoy?: boolean;
 }
 
 /**
@@ -96,7 +98,13 @@ export const createKeyAction = keyAction(
   async (input, actor, member) => {
     // The wrapper refused a team the person is not in; without one (input.team absent), the personal team.
     const { key, secret } = await createKey(actor, { ...input, teamId: member?.team.id });
-    return { keyId: key.id, label: key.label, secret, message: `Created “${key.label}”.` };
+    return {
+      keyId: key.id,
+      label: key.label,
+      secret,
+      message: key.decoy ? `Created the decoy “${key.label}”.` : `Created “${key.label}”.`,
+      ...(key.decoy ? { decoy: true } : {}),
+    };
   },
   async (input) => input.environment === "prod",
   (input) => input.team,
@@ -107,8 +115,9 @@ export const createKeyAction = keyAction(
 export const renameKeyAction = keyAction(
   renameKeySchema,
   async (input, actor) => {
-    const key = await renameKey(actor, input.keyId, input.label);
-    return { keyId: key.id, label: key.label, message: `Renamed to “${key.label}”.` };
+    const { key, changed } = await renameKey(actor, input.keyId, input.label);
+    const message = changed ? `Renamed to “${key.label}”.` : `“${key.label}” already has that name: nothing changed.`;
+    return { keyId: key.id, label: key.label, message };
   },
   undefined,
   undefined,

@@ -11,7 +11,12 @@ import { markAttemptSucceeded, recordAttempt, signInLockedUntilFor } from "../..
 import { startBrowserSession } from "../../auth/browser-session";
 import { currentDevice } from "../../auth/device-cookie";
 import { actorFor } from "../guard";
-import { confirmEnrolment, disableTwoFactor, startEnrolment } from "../../auth/two-factor/enrolment";
+import {
+  confirmEnrolment,
+  disableTwoFactor,
+  replaceRecoveryCodes,
+  startEnrolment,
+} from "../../auth/two-factor/enrolment";
 import { currentPendingSignIn, finishPendingSignIn } from "../../auth/two-factor/pending-sign-in";
 import { proveIdentity } from "../../auth/step-up";
 import { verifySecondFactor } from "../../auth/two-factor/verify";
@@ -27,6 +32,19 @@ const codeSchema = z.object({
     .trim()
     .min(1, "Enter the code from your app, or a recovery code.")
     .max(40, "That code is too long."),
+});
+// Setting up, there are no recovery codes yet: only the app's code, 6 digits (spaces as some apps show it are fine).
+const ENTER_APP_CODE = "Enter the 6-digit code your authenticator app shows.";
+const enrolmentCodeSchema = z.object({
+  code: z
+    .string({ error: ENTER_APP_CODE })
+    .transform((code) => code.replace(/\s+/g, ""))
+    .pipe(
+      z
+        .string()
+        .min(1, { message: ENTER_APP_CODE, abort: true })
+        .regex(/^\d{6}$/, "A code is 6 digits: enter the one your app shows now."),
+    ),
 });
 const WRONG_CODE = "That code is not right, or was used already. Try the newest code from your app.";
 const EXPIRED_STEP = "This sign-in took too long. Enter your email and password again.";
@@ -86,7 +104,7 @@ export const startTwoFactorAction = defineAction({
 // Confirms setup with a code: two-factor is on; the recovery codes come back once.
 export const confirmTwoFactorAction = defineAction({
   access: "session",
-  input: codeSchema,
+  input: enrolmentCodeSchema,
   secrets: CODE_FIELDS,
   stepUp: true,
   async run({ input, session }) {
@@ -98,6 +116,24 @@ export const confirmTwoFactorAction = defineAction({
     return codes;
   },
 });
+
+// Replaces the recovery codes with ten new ones, shown once; the old ones stop working and the owner is mailed.
+// Behind a fresh sign-in, which with two-factor on takes a code: a stolen session alone cannot make codes for itself.
+export const replaceRecoveryCodesAction = defineAction({
+  access: "session",
+  input: z.object({}),
+  stepUp: true,
+  async run({ session }) {
+    const codes = await replaceRecoveryCodes(await actorFor(session), session.email);
+    if (!codes) throw refused("Two-factor sign-in is off: there are no recovery codes to replace.");
+    log.info("auth.recovery_codes_replaced", { user_id: session.userId });
+    // No revalidation: the page must stay as it is, showing the new codes this once.
+    return codes;
+  },
+});
+
+/** Where turning two-factor off lands: the page, saying it is off. */
+const TWO_FACTOR_TURNED_OFF_PATH = "/account/two-factor?turned=off";
 
 // Turns two-factor off, with a current code or a recovery code. The code is
 // checked as the step-up dialog checks one: a wrong one counts against this
@@ -113,6 +149,7 @@ export const disableTwoFactorAction = defineAction({
     await disableTwoFactor(await actorFor(session), session.email);
     log.info("auth.two_factor_disabled", { user_id: session.userId });
     revalidatePath("/account");
-    return "Two-factor sign-in is off.";
+    // The page says so once it is drawn again without this form (a new user's walk: nothing confirmed it).
+    redirect(TWO_FACTOR_TURNED_OFF_PATH);
   },
 });

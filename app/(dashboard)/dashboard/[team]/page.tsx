@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateKeyButton } from "@/components/keys/key-buttons";
 import { KeyFilters } from "@/components/keys/key-filters";
+import { WHOLE_KEY_IN_SEARCH } from "@/lib/keys/search";
 import { HeldBackKeyList, KeyList } from "@/components/keys/key-list";
 import { TWO_FACTOR_REQUIRED_REFUSAL } from "@/lib/teams/policies";
 import { ReportedLeaksNotice } from "@/components/keys/reported-leaks-notice";
@@ -11,6 +12,7 @@ import { requireTeamPage } from "@/lib/web/team-guard";
 import { readTeamPolicy } from "@/lib/teams/policy-store";
 import { activityPath, teamPath } from "@/lib/web/team-paths";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
+import { containsApiKey } from "@/lib/keys/key-in-text";
 import { decoyUses, getKey, listKeys, listReportedLeaks, type DecoyUses } from "@/lib/keys/queries";
 import { displayIp } from "@/lib/format-ip";
 import { absoluteTime } from "@/lib/format-time";
@@ -89,11 +91,22 @@ export default async function TeamKeysPage({
   const { member } = await requireTeamPage(slug, teamPath(slug), { heldBack: "shown" });
   const teamId = member.team.id;
   const base = teamPath(member.team.slug);
-  const query = keyListQuerySchema.parse(await searchParams);
+  const raw = await searchParams;
+  const parsed = keyListQuerySchema.parse(raw);
+  // A whole key in the search (JavaScript off, or a link someone made) is not searched for, echoed or kept in links.
+  // Read before the search is cut to its length (an attack review: a key past the cut lost only its checksum, and
+  // its secret part was shown back).
+  const wholeKey = [raw.q].flat().some((text) => typeof text === "string" && containsApiKey(text));
+  const query = wholeKey ? { ...parsed, q: undefined } : parsed;
   if (member.twoFactorMissing)
     return <HeldBackPage teamId={teamId} name={member.team.name} base={base} page={query.page} />;
   const now = new Date();
-  const filter = { environment: query.env, status: query.status, showInactive: Boolean(query.inactive) };
+  const filter = {
+    environment: query.env,
+    status: query.status,
+    showInactive: Boolean(query.inactive),
+    search: query.q,
+  };
   const keys = await listKeys(teamId, { ...filter, page: query.page }, now);
   // A key just created stays in sight even when the filters would hide it.
   const created = query.created ? await getKey(teamId, query.created, now) : null;
@@ -130,11 +143,18 @@ export default async function TeamKeysPage({
     if (query.env) params.set("env", query.env);
     if (query.status) params.set("status", query.status);
     if (query.inactive) params.set("inactive", "1");
+    if (query.q) params.set("q", query.q);
     params.set("page", String(page));
     return `${base}?${params}`;
   };
   const filtered = Boolean(query.env || query.status);
   const count = keys.total === 1 ? "1 key" : `${keys.total} keys`;
+  const verb = keys.total === 1 ? "matches" : "match";
+  const matching = query.q
+    ? `${count} ${verb} “${query.q}”${filtered ? " and the filters" : ""}`
+    : filtered
+      ? `${count} ${verb} the filters`
+      : count;
 
   return (
     <>
@@ -151,27 +171,33 @@ export default async function TeamKeysPage({
       </div>
       <ReportedLeaksNotice leaks={reportedLeaks} />
       <div className="mt-6">
-        <KeyFilters values={{ env: query.env, status: query.status, inactive: Boolean(query.inactive) }} />
+        <KeyFilters
+          values={{ env: query.env, status: query.status, inactive: Boolean(query.inactive), q: query.q }}
+          searchError={wholeKey ? WHOLE_KEY_IN_SEARCH : undefined}
+        />
       </div>
       <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="key-count">
-        {filtered ? `${count} match the filters` : count}
+        {matching}
         {pinned ? `, plus “${pinned.label}”, just created, which does not.` : "."}
         {!query.status && !query.inactive && " Revoked and expired keys are hidden."}
-        {filtered && (
+        {(filtered || query.q) && (
           <>
             {" "}
-            <Link href={base}>Clear filters</Link>
+            {/* A whole load, not a client navigation: the form's fields would keep what they held. */}
+            <a href={base}>{query.q ? "Clear the search and filters" : "Clear filters"}</a>
           </>
         )}
       </p>
       <div className="mt-4">
         {keys.total === 0 && !pinned ? (
           <p className="rounded-md border border-dashed border-zinc-300 p-6 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
-            {filtered
-              ? "No keys match these filters."
-              : member.team.personal
-                ? "You have no API keys in use. Create one to call the API."
-                : "This team has no API keys in use. Create one to call the API."}
+            {query.q
+              ? `No keys match “${query.q}”${filtered ? " and these filters" : ""}.`
+              : filtered
+                ? "No keys match these filters."
+                : member.team.personal
+                  ? "You have no API keys in use. Create one to call the API."
+                  : "This team has no API keys in use. Create one to call the API."}
           </p>
         ) : (
           <KeyList

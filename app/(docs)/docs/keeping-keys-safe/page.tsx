@@ -152,7 +152,8 @@ export default function KeepingKeysSafePage() {
               Keyport keys have a fixed prefix and a checksum, so GitHub&apos;s secret scanning recognises them: when
               one turns up in public code, GitHub reports it to Keyport, which revokes it at once and tells you by email
               and on the dashboard. No replacement is made without you. Anyone else who finds a key can hand it in at{" "}
-              <Link href="/report-a-key">Report a key</Link>, with the same result.
+              <Link href="/report-a-key">Report a key</Link>, with the same result: paste the key, or the line or file
+              it was in (a <code>.env</code> line, a config, a log), and every Keyport key in it is revoked.
             </p>
           ),
         },

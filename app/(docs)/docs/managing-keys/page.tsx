@@ -45,7 +45,9 @@ export default function ManagingKeysPage() {
               you pick, or never. New production keys{" "}
               <Link href="/docs/restricted-keys#expiry">expire after 90 days</Link> unless you choose otherwise;
               development keys default to never. You can hold up to {ACTIVE_KEY_CAP} keys in use (a rotated key counts
-              until its grace period ends); rotating and reporting a leak work at the limit too.
+              until its grace period ends); rotating and reporting a leak work at the limit too. The key list&apos;s
+              search finds a key by part of its label, its id (<code>key_…</code>) or the part of its secret the list
+              shows (<code>sk_dev_Ab3x…9fQz</code>), together with the filters; never paste a whole key there.
             </p>
           ),
         },
@@ -116,6 +118,20 @@ export default function ManagingKeysPage() {
               out. Where several servers share a PostgreSQL database, the message says how many confirmed. It cannot be
               undone; the key stays in your list, greyed, and the reason you gave is kept in the activity log. A request
               with it gets <Link href="/docs/errors#revoked_api_key">401 revoked_api_key</Link>.
+            </p>
+          ),
+        },
+        {
+          id: "activity",
+          title: "The activity log",
+          content: (
+            <p>
+              Every change to a team&apos;s keys and members is an entry in its activity log, in words (&ldquo;Key
+              rotated&rdquo;, &ldquo;Member removed&rdquo;), newest first, with who made it; admins and owners also see
+              the address and browser it came from. Filter it by kind of event and by key, and download what you see as
+              CSV for a spreadsheet. Admins and owners can also download the whole log as JSON with each entry&apos;s
+              hash, which an operator checks to prove nothing was changed afterwards. Your own sign-ins, password and
+              two-factor changes are on your account page.
             </p>
           ),
         },

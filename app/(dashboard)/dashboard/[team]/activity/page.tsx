@@ -6,8 +6,10 @@ import { activityShown } from "@/lib/teams/membership";
 import { requireTeamPage } from "@/lib/web/team-guard";
 
 import { activityPath, keyPath } from "@/lib/web/team-paths";
-import { keyListQuerySchema } from "@/lib/keys/filter.schema";
-import { listActivity } from "@/lib/keys/queries";
+import { activityQuerySchema } from "@/lib/keys/filter.schema";
+import { listActivity, teamKeyChoices } from "@/lib/keys/queries";
+import { ActivityFilters } from "@/components/activity/activity-filters";
+import { ACTIVITY_KINDS, TEAM_ACTIVITY_KINDS } from "@/lib/activity-events";
 
 export const metadata: Metadata = { title: "Activity" };
 
@@ -22,11 +24,15 @@ export default async function ActivityPage({
   const { team: slug } = await params;
   const { member } = await requireTeamPage(slug, activityPath(slug));
   const base = activityPath(member.team.slug);
-  const query = keyListQuerySchema.parse(await searchParams);
-  const activity = await listActivity(member.team, { keyId: query.key, page: query.page });
+  const query = activityQuerySchema.parse(await searchParams);
+  const [activity, keys] = await Promise.all([
+    listActivity(member.team, { keyId: query.key, kind: query.kind, page: query.page }),
+    teamKeyChoices(member.team.id),
+  ]);
   const shown = activityShown(member);
-  const pageHref = (page: number) =>
-    `${base}?${new URLSearchParams({ ...(query.key ? { key: query.key } : {}), page: String(page) })}`;
+  const filters = { ...(query.key ? { key: query.key } : {}), ...(query.kind ? { kind: query.kind } : {}) };
+  const pageHref = (page: number) => `${base}?${new URLSearchParams({ ...filters, page: String(page) })}`;
+  const csvHref = `${base}/activity.csv${Object.keys(filters).length > 0 ? `?${new URLSearchParams(filters)}` : ""}`;
 
   return (
     <>
@@ -56,20 +62,34 @@ export default async function ActivityPage({
       </p>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
         Each entry is chained to the one before it by a hash signed with a key only the service holds, so a change to
-        the history shows.{" "}
+        the history shows. {/* Downloads, not pages: plain links, not Next's client-side navigation. */}
+        <a href={csvHref} download className="underline">
+          Download {Object.keys(filters).length > 0 ? "these entries" : "the log"} as CSV
+        </a>
         {shown.showOrigin && (
           <>
-            {/* A download, not a page: a plain link, not Next's client-side navigation. */}
+            {" "}
+            or{" "}
             <a href={`${base}/chain.json`} download className="underline">
-              Download the whole log with its hashes (JSON)
+              the whole log with its hashes (JSON)
             </a>
-            .
           </>
         )}
+        .
       </p>
+      <div className="mt-4">
+        <ActivityFilters
+          base={base}
+          kinds={TEAM_ACTIVITY_KINDS.map((kind) => [kind, ACTIVITY_KINDS[kind]] as const)}
+          keys={keys.map((key) => [key.id, `${key.label} (${key.id})`] as const)}
+          values={{ kind: query.kind, key: query.key }}
+        />
+      </div>
       <div className="mt-6">
         {activity.total === 0 ? (
-          <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">No activity yet.</p>
+          <p className="rounded-md border border-dashed border-zinc-300 p-6 dark:border-zinc-700">
+            {Object.keys(filters).length > 0 ? "No activity matches these filters." : "No activity yet."}
+          </p>
         ) : (
           <ActivityList slug={member.team.slug} {...shown} entries={activity.items} />
         )}

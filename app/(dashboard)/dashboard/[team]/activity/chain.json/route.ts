@@ -1,11 +1,10 @@
 import { exportTeamChain } from "@/lib/audit-chain-store";
 import { db } from "@/lib/db";
-import { TWO_FACTOR_REQUIRED_REFUSAL } from "@/lib/teams/policies";
 import { getEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/errors/error-response";
-import { activityShown, memberBySlug, roleRefusal } from "@/lib/teams/membership";
+import { activityShown, roleRefusal } from "@/lib/teams/membership";
 import { chainDownload } from "@/lib/web/chain-download";
-import { requireApiSession } from "@/lib/web/guard";
+import { downloadMember } from "@/lib/web/download-member";
 
 export const dynamic = "force-dynamic";
 
@@ -17,13 +16,9 @@ export const dynamic = "force-dynamic";
 // table); someone outside the team gets the 404 of a team that does not exist.
 // An internal route: it checks the browser session itself and refuses an API key.
 export async function GET(request: Request, { params }: { params: Promise<{ team: string }> }) {
-  const session = await requireApiSession(request);
-  if (session instanceof Response) return session;
+  const member = await downloadMember(request, (await params).team);
+  if (member instanceof Response) return member;
   const baseUrl = getEnv().PUBLIC_BASE_URL;
-  const member = await memberBySlug(session.userId, (await params).team);
-  if (!member) return errorResponse("not_found", { baseUrl, message: "That team was not found." });
-  if (member.twoFactorMissing)
-    return errorResponse("invalid_request", { baseUrl, message: TWO_FACTOR_REQUIRED_REFUSAL });
   // A member whose role lacks it: the refusal every action gives a role (a member knows the team is there).
   if (!activityShown(member).showOrigin) {
     return errorResponse("invalid_request", { baseUrl, message: roleRefusal(member.role, "activity.origin").message });

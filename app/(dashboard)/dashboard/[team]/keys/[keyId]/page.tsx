@@ -86,7 +86,7 @@ export default async function KeyPage({
           {isUsable(key.status) && manageable ? (
             <RenameKey keyId={key.id} label={key.label} />
           ) : (
-            <h1 className="text-2xl font-bold break-words" tabIndex={-1}>
+            <h1 className="text-2xl font-bold wrap-anywhere" tabIndex={-1}>
               {key.label}
             </h1>
           )}

@@ -1,6 +1,4 @@
-import { memberBySlug } from "@/lib/teams/membership";
-import { requireApiSession } from "@/lib/web/guard";
-import { TWO_FACTOR_REQUIRED_REFUSAL } from "@/lib/teams/policies";
+import { csvDownload, downloadMember } from "@/lib/web/download-member";
 import { getEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/errors/error-response";
 import { keyIdSchema } from "@/lib/keys/key.schema";
@@ -14,15 +12,11 @@ export const dynamic = "force-dynamic";
 // internal route: it checks the browser session itself and refuses a request
 // that carries an API key, whatever proxy.ts did before it.
 export async function GET(request: Request, { params }: { params: Promise<{ team: string; keyId: string }> }) {
-  const session = await requireApiSession(request);
-  if (session instanceof Response) return session;
-  const baseUrl = getEnv().PUBLIC_BASE_URL;
   const { team: slug, keyId: rawKeyId } = await params;
   // Outside the team: the same 404 as a key that does not exist.
-  const member = await memberBySlug(session.userId, slug);
-  if (!member) return errorResponse("not_found", { baseUrl, message: "No such key." });
-  if (member.twoFactorMissing)
-    return errorResponse("invalid_request", { baseUrl, message: TWO_FACTOR_REQUIRED_REFUSAL });
+  const member = await downloadMember(request, slug, "No such key.");
+  if (member instanceof Response) return member;
+  const baseUrl = getEnv().PUBLIC_BASE_URL;
 
   const query = usageCsvQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) {
@@ -37,12 +31,5 @@ export async function GET(request: Request, { params }: { params: Promise<{ team
   // Another team's key is "not found", exactly like a key that does not exist.
   if (!keyId.success || !stream) return errorResponse("not_found", { baseUrl, message: "No such key." });
 
-  return new Response(stream, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${keyId.data}-usage-${range}.csv"`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return csvDownload(stream, `${keyId.data}-usage-${range}.csv`);
 }
