@@ -23,6 +23,12 @@ const nextConfig: NextConfig = {
     "pg",
     "@prisma/adapter-pg",
     "@node-rs/argon2",
+    // Tracing's SDK, loaded by import() only when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/tracing/otel-tracing.ts):
+    // from node_modules as the gate's bundle loads it, not copied into a chunk of Next's.
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace-base",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
   ],
   experimental: {
     // forbidden(): the session guard answers a page request that carries an API key with 403.

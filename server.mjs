@@ -48,6 +48,8 @@ async function loadPublicApi(version = 0) {
     bundle.checkEnvironmentOrExit();
     runtime = bundle.createRuntime(undefined, { collectGarbage });
     bundle.publishRuntime(runtime);
+    // With METRICS_PORT: the metrics and their listener, before the gate is built (it counts for them).
+    await runtime.startMetrics();
   }
   publicApi = bundle.publicApiListener(runtime);
 }
@@ -102,6 +104,12 @@ if (dev) {
     socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
   });
 }
+// A port taken (or not this machine's) stops the process: an instance serving its background jobs and metrics but
+// no requests would look alive to everything but its users.
+server.on("error", (error) => {
+  console.error(`keyport: cannot listen on port ${port}: ${error.code ?? error.message}`);
+  process.exit(1);
+});
 server.listen(port, () => {
   console.log(`keyport: ${dev ? "development" : "production"} server on http://localhost:${port}`);
 });

@@ -27,7 +27,8 @@ export type AuditAction =
   | "auth.password_changed"
   | "auth.password_reset"
   | "auth.two_factor_enabled"
-  | "auth.two_factor_disabled";
+  | "auth.two_factor_disabled"
+  | "auth.recovery_codes_replaced";
 
 /** A team's events: every change to its keys and its members, in the team's chain. */
 export type TeamAuditAction =

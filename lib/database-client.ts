@@ -1,6 +1,7 @@
 import "server-only";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { isDatabaseBusy } from "./database-busy";
@@ -44,6 +45,8 @@ function versionKeyChanges(client: SqliteClient) {
 export interface Database {
   client: Db;
   provider: Provider;
+  /** PostgreSQL: the ORM's connection pool (the metrics read its counts); none on SQLite. */
+  pool?: pg.Pool;
 }
 
 export interface DatabaseSettings {
@@ -81,16 +84,18 @@ export function createDatabase(databaseUrl: string, settings: DatabaseSettings):
   const target = databaseTarget(databaseUrl, process.cwd());
   const onBusy = settings.onBusy ?? (() => {});
   if (target.provider === "postgres") {
-    const adapter = new PrismaPg({
+    // The pool is made here rather than by the adapter, so its counts can be read; the adapter still ends it.
+    const pool = new pg.Pool({
       connectionString: target.url,
       max: settings.poolSize,
       // Both the wait for a free connection and the opening of a new one.
       connectionTimeoutMillis: settings.timeoutMs,
       idleTimeoutMillis: PG_IDLE_TIMEOUT_MS,
     });
+    const adapter = new PrismaPg(pool, { disposeExternalPool: true });
     // A transaction waits for its connection as long as a query does (Prisma's own default is 2 s).
     const client = new PostgresClient({ adapter, transactionOptions: { maxWait: settings.timeoutMs } });
-    return { client: reportBusy(versionKeyChanges(client as unknown as Db), onBusy), provider: "postgres" };
+    return { client: reportBusy(versionKeyChanges(client as unknown as Db), onBusy), provider: "postgres", pool };
   }
   // busy timeout: concurrent writers wait for the lock instead of failing.
   const adapter = new PrismaBetterSqlite3({ url: target.url, timeout: settings.timeoutMs });

@@ -211,6 +211,35 @@ const base = z.object({
     .max(100)
     .default(2)
     .describe("Uploads one key may have in progress at once, per instance; one more is 429 `rate_limited`."),
+  METRICS_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65_535)
+    .optional()
+    .describe(
+      "Serves Prometheus metrics at `/metrics` on this port, on a listener of its own (never the public port). Unset: no metrics are kept and no listener is opened.",
+    ),
+  METRICS_HOST: z
+    .string()
+    .min(1)
+    .default("127.0.0.1")
+    .describe(
+      "The address the metrics listener binds to. The default keeps it to this machine; `0.0.0.0` (or a private address) lets a Prometheus on another host scrape it, so firewall it: the metrics name routes, refusal codes and queue depths.",
+    ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      "Sends OpenTelemetry traces over OTLP/HTTP (JSON) to this collector's base URL (`http://localhost:4318`; spans go to `/v1/traces` under it): a span per public API request with its steps, per server action and per background job run. Unset: no traces, and no OpenTelemetry module is loaded.",
+    ),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .default("keyport")
+    .describe("The `service.name` the traces carry (with `OTEL_EXPORTER_OTLP_ENDPOINT`)."),
   WORKER_DISABLED: z
     .enum(["0", "1"])
     .default("0")

@@ -11,6 +11,11 @@ export function checkEnvironmentOrExit(): void {
     // Checked here, not in the schema: it reads the file system's temporary folder.
     const testMode = testModeProblem(process.env);
     if (testMode) throw new EnvError(testMode);
+    // PORT is server.mjs's, not the schema's: the metrics listener must not take the public port (it would bind
+    // first, and the public API's server would then fail to listen).
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT === Number(process.env.PORT ?? 3000)) {
+      throw new EnvError("METRICS_PORT must differ from PORT: the metrics never share the public port.");
+    }
     // Checked here rather than in the schema, which client code also imports.
     if (env.SECRET_SCANNING_PUBLIC_KEYS !== undefined) {
       try {

@@ -49,6 +49,8 @@ if (mode === "variants") {
   // On PostgreSQL, this instance's change listener and lease, as server.mjs starts them: without it the key cache
   // is never trusted and every hit reads the key's version (lib/instances).
   runtime.instance?.start();
+  // With METRICS_PORT (the metrics row), the gates count for Prometheus and the listener serves them, as in server.mjs.
+  await runtime.startMetrics();
   const services = api.gateServices(runtime);
   serveLikeProduction(api.publicApiListener(runtime, api.createGate(services)), gatedPort);
   serveLikeProduction(api.publicApiListener(runtime, api.createUngatedBaseline()), ungatedPort);

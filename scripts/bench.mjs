@@ -26,6 +26,10 @@
 //     while 200 keys are revoked, each first cached by the second instance,
 //     which a prober keeps sending it (scripts/bench/revocation.mjs)
 //   a flood of malformed keys
+//   in-process, the tracing hook with tracing off against the gate built without it
+//     (scripts/bench/tracing-hook.mts)
+//   on SQLite, the gated variant with metrics on against off, in 5 pairs beside
+//     an A/A pair (scripts/bench/metrics-pair.mjs)
 //   on SQLite, this tree's gated variant against another commit's (BENCH_COMPARE,
 //     default HEAD^, built in a git worktree) in 5 pairs, beside an A/A pair
 //     of two copies of this tree's (scripts/bench/compare.mjs)
@@ -39,6 +43,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildCommit, compareGated, comparedCommit } from "./bench/compare.mjs";
+import { metricsPair } from "./bench/metrics-pair.mjs";
 import { benchTargets, prepareDatabase, seedKeys } from "./bench/databases.mjs";
 import { inPairs, LOAD_TOOL, pairedSaturation, saturate } from "./bench/load.mjs";
 import { fixedRate, pairedDifference, summarize } from "./bench/open-loop.mjs";
@@ -240,6 +245,17 @@ async function benchTarget(label, databaseEnv, compared) {
         others: [servers.app, servers.variants, ceiling.process],
       });
     }
+    if (label === "SQLite") {
+      progress(label, "metrics on against off");
+      r.metrics = await metricsPair({
+        env,
+        authorization,
+        seconds: SECONDS,
+        logOf: (name) => logOf(dir, name),
+        running,
+        others: [servers.app, servers.variants, ceiling.process],
+      });
+    }
     progress(label, "measuring at a fixed rate");
     r.fixed = await fixedRateRows(gated, ungated, ceilingTarget, r.gated.rps, {
       measured: [servers.variants, ceiling.process],
@@ -321,6 +337,18 @@ try {
   );
   if (steps.status !== 0) throw new Error(`gate-steps.mts failed: ${steps.stderr}`);
   reportSteps(JSON.parse(steps.stdout.trim().split("\n").at(-1)));
+  // What the tracing hook costs with tracing off, in-process (scripts/bench/tracing-hook.mts; about 50 s).
+  const hook = spawnSync(
+    path.join(root, "node_modules", ".bin", "tsx"),
+    ["--conditions=react-server", "scripts/bench/tracing-hook.mts"],
+    { cwd: root, encoding: "utf8", env: process.env },
+  );
+  if (hook.status !== 0) throw new Error(`tracing-hook.mts failed: ${hook.stderr}`);
+  const hookCost = JSON.parse(hook.stdout.trim().split("\n").at(-1));
+  console.log(
+    `Tracing hook, off, against the gate built without it (in-process): ${hookCost.differenceUs} µs a request ` +
+      `(${hookCost.withoutHookUs} against ${hookCost.hookOffUs}; goal ≤ 0.2, the median of runs: docs/benchmark.md)`,
+  );
   for (const target of benchTargets()) {
     const opened = await target.open();
     try {

@@ -48,9 +48,14 @@ const options = {
   plugins: [serverOnlyIsEmpty],
 };
 
-/** Builds the bundle (to `outfile`: the tests build their own copy). */
-export async function buildGate(outfile = GATE_BUNDLE) {
-  await esbuild.build({ ...options, outfile });
+/**
+ * Builds the bundle (to `outfile`: the tests build their own copy). `variant`: esbuild options
+ * for a benchmark's variant (scripts/bench/tracing-hook.mts), its plugins added to this script's.
+ * @param {string} [outfile]
+ * @param {Pick<esbuild.BuildOptions, "minifySyntax" | "plugins">} [variant]
+ */
+export async function buildGate(outfile = GATE_BUNDLE, variant = {}) {
+  await esbuild.build({ ...options, ...variant, outfile, plugins: [serverOnlyIsEmpty, ...(variant.plugins ?? [])] });
 }
 
 /**

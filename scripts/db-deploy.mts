@@ -34,10 +34,8 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { CONTRACT_MIGRATIONS } from "../lib/db-contracts";
 import { databaseTarget, type DatabaseTarget } from "../lib/db-target";
-
-// Pairs of migrations that only work apart: `contract` waits for the run after `expand`.
-const CONTRACTS = [{ expand: "20261126200433_session_token_hash", contract: "20261126200445_drop_session_token" }];
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -85,7 +83,7 @@ async function appliedMigrations(database: DatabaseTarget): Promise<Set<string> 
 /** The contract migrations this run must not apply (none on a new database: nothing can be running on it). */
 function heldBack(applied: Set<string> | null, local: string[]): string[] {
   if (applied === null) return [];
-  return CONTRACTS.filter(({ expand, contract }) => !applied.has(expand) && local.includes(contract))
+  return CONTRACT_MIGRATIONS.filter(({ expand, contract }) => !applied.has(expand) && local.includes(contract))
     .map(({ contract }) => contract)
     .sort();
 }

@@ -54,7 +54,7 @@ fi
 # child servers: side by side they take 128 s here, one after the other 173 s.
 # The docs are prerendered with the deployment's PUBLIC_BASE_URL in their
 # examples; the e2e server runs at this origin and executes those examples.
-# (npm run build: Next's build, then the public API's bundle, scripts/build-gate.mjs.)
+# (npm run build: Next's build, then the public API's bundle, scripts/build-gate.mjs, then the docs' search index.)
 PUBLIC_BASE_URL="http://localhost:${E2E_PORT:-3210}" npm run -s build >"$checks_dir/build.log" 2>&1 &
 build_pid=$!
 # (|| true: the build has usually ended, and a failing command in an EXIT trap under set -e fails the script.)

@@ -1,10 +1,10 @@
-import { databaseHealth } from "@/lib/health";
-import { runtime } from "@/lib/runtime/runtime";
+import { liveness } from "@/lib/health";
 
-// Internal and unauthenticated: load balancers and uptime checks call it.
+// Internal and unauthenticated: load balancers, orchestrators and uptime checks call it; an API key in a credential
+// header is refused before it runs, as on every path off the public API.
 export const dynamic = "force-dynamic";
 
-// GET /healthz
+// GET /healthz: liveness, which asks nothing of the database (lib/health.ts); /readyz says whether it can serve.
 export function GET() {
-  return databaseHealth(runtime().db);
+  return liveness();
 }

@@ -22,6 +22,7 @@ import { MAX_RATE_LIMIT } from "../keys/restrictions";
 import { envDefaults } from "../env-schema";
 import { USAGE_AGGREGATE_RETENTION_DAYS } from "../maintenance/prune";
 import { USAGE_RANGES } from "../usage/usage-range";
+import { backupCommand, restoreCommand } from "./backup-commands";
 import { backfillAuditCommand, signAuditCommand, startTeamChainsCommand, verifyAuditCommand } from "./audit-commands";
 import {
   addMemberCommand,
@@ -119,6 +120,16 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         personal team's with a row committing to its account
                                         chain's head, another's empty, signed (npm run db:deploy
                                         runs it after the migrations)
+  backup --to FILE                      writes the database and the uploaded files to FILE, a tar
+                                        archive (never over an existing file): SQLite copied online
+                                        while the server runs, PostgreSQL with pg_dump (Debian:
+                                        postgresql-client); prints it as JSON. Keep ENCRYPTION_KEY
+                                        with it: two-factor secrets and the activity chain need it
+  restore --from FILE [--force]         puts a backup's database and files back; refuses a database
+                                        that holds data (unless --force) and one a server uses (a
+                                        live instance; on SQLite, any process with the file open);
+                                        prints the backup's age. Keys revoked since the backup was
+                                        taken work again until revoked anew
   accounts:clear-tokens                 empties GitHub's tokens where an account link still holds
                                         them (npm run db:deploy runs it after the migrations)
   sessions:hash-tokens                  stores the SHA-256 of each session's token where only the
@@ -164,6 +175,8 @@ const COMMANDS: Record<string, (flags: Flags, io: Io) => Promise<unknown>> = {
   "audit:backfill": backfillAuditCommand,
   "audit:key": signAuditCommand,
   "audit:start-team-chains": startTeamChainsCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
   // SQLite has no SHA-256 in SQL: the session_token_hash migration's backfill runs here.
   "sessions:hash-tokens": async () => ({ hashed_sessions: await hashLegacyTokens() }),
   // An instance of the previous release may link an account with GitHub's tokens during a rolling deploy.

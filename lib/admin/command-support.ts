@@ -62,6 +62,9 @@ export function parseFlags(args: string[]) {
       "prod-default-scopes": { type: "string" },
       "prod-default-allow-ip": { type: "string" },
       "override-policy": { type: "boolean" },
+      to: { type: "string" },
+      from: { type: "string" },
+      force: { type: "boolean" },
     },
   }).values;
 }

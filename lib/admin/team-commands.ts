@@ -2,8 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { emailSchema } from "../auth/credentials.schema";
 import { db } from "../db";
-import type { Handover } from "../keys/lifecycle";
-import { addMember, createTeam, departingKeys, listMembers, removeMember, setRole } from "../teams/members";
+import { addMember, createTeam, listMembers, removeMember, setRole } from "../teams/members";
 import { inviteMember } from "../teams/invitations";
 import { createServiceAccount, listServiceAccounts, serviceAccountByName } from "../teams/service-accounts";
 import { ROLES } from "../teams/roles";
@@ -86,8 +85,10 @@ export async function removeMemberCommand(flags: Flags) {
     flags["transfer-to"] === undefined
       ? null
       : await serviceAccountByName(team.id, required(z.string().min(1), flags["transfer-to"], "transfer-to"));
-  const handovers = to ? (await departingKeys(team.id, user.id)).own.map((key) => handover(key.id, to.id)) : [];
-  const { revoked, handedOver, kept } = await removeMember(OPERATOR(user.id), team.id, user.id, { handovers });
+  // Chosen under the team's lock; a decoy is never handed over (its alarm is the point), it is revoked with the rest.
+  const { revoked, handedOver, kept } = await removeMember(OPERATOR(user.id), team.id, user.id, {
+    ...(to ? { handOverAllTo: to.id } : {}),
+  });
   const confirmed = await confirmedEverywhere();
   return {
     team: team.slug,
@@ -112,12 +113,6 @@ export async function removeMemberCommand(flags: Flags) {
     ...confirmed,
   };
 }
-
-const handover = (publicId: string, serviceAccountId: string): Handover => ({
-  publicId,
-  serviceAccountId,
-  rotate: null,
-});
 
 /** service-account:create --team SLUG --name NAME: prints it as JSON. */
 export async function createServiceAccountCommand(flags: Flags) {

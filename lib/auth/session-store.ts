@@ -104,7 +104,7 @@ export function listSessions(userId: string, now = new Date()) {
 // How long a browser signed out from elsewhere can still be told why.
 const ENDED_NOTICE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-export type EndReason = "ended_elsewhere" | "all_others_ended" | "step_up_failed";
+export type EndReason = "ended_elsewhere" | "all_others_ended" | "password_changed" | "step_up_failed";
 
 type Tx = Parameters<Parameters<typeof db.$transaction>[0]>[0];
 
@@ -156,8 +156,12 @@ export async function endSession(actor: Actor, sessionId: string): Promise<boole
   return (await endSessionsWhere(actor, { id: sessionId }, "ended_elsewhere")) === 1;
 }
 
-export async function endOtherSessions(actor: Actor, keepSessionId: string): Promise<number> {
-  return endSessionsWhere(actor, { id: { not: keepSessionId } }, "all_others_ended");
+export async function endOtherSessions(
+  actor: Actor,
+  keepSessionId: string,
+  reason: "all_others_ended" | "password_changed" = "all_others_ended",
+): Promise<number> {
+  return endSessionsWhere(actor, { id: { not: keepSessionId } }, reason);
 }
 
 /**

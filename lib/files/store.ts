@@ -3,6 +3,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { db } from "../db";
 import { getEnv } from "../env";
+import type { Env } from "../env-schema";
 import { newFileId } from "../ids";
 import type { Owner } from "../owner";
 import { DomainError } from "../domain-error";
@@ -18,9 +19,12 @@ import type { ReceivedFile } from "./received-file";
  * tracing of the whole project"). The uploads are data, never code to ship:
  * the comment tells Turbopack to leave this path alone.
  */
-export function filesRoot(): string {
-  return path.resolve(/* turbopackIgnore: true */ process.cwd(), getEnv().FILES_DIR);
+export function filesRoot(env: Pick<Env, "FILES_DIR"> = getEnv()): string {
+  return path.resolve(/* turbopackIgnore: true */ process.cwd(), env.FILES_DIR);
 }
+
+/** Where uploads in progress are written before they are moved into place: inside the root, on its filesystem. */
+export const INCOMING_FOLDER = ".incoming";
 
 export interface FileObject {
   id: string;

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db";
 import { log } from "../log";
+import { inSpan, type TraceSpan, type Tracer } from "../tracing/tracing";
 import { renderSandboxOutput } from "./render";
 
 // The generation worker. Any number run at once (one per app instance, or in
@@ -23,6 +24,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** Called when this worker starts working on a generation (tests count them). */
   onClaim?: (generationId: string) => void;
+  /** With tracing on: each generation worked on is a trace of its own (`generation.process`). */
+  tracer?: Tracer | null;
 }
 
 export class GenerationWorker {
@@ -82,9 +85,10 @@ export class GenerationWorker {
   }
 
   /** Runs one claimed generation to succeeded or failed, if this worker still holds its lease. */
-  async process(id: string): Promise<void> {
+  async process(id: string, span?: TraceSpan): Promise<void> {
     const { db } = this.options;
     this.options.onClaim?.(id);
+    span?.set({ "keyport.generation_id": id, "keyport.worker": this.id });
     const generation = await db.generation.findUnique({ where: { id } });
     if (!generation || generation.leaseOwner !== this.id) return;
     if (!generation.startedAt)
@@ -100,7 +104,15 @@ export class GenerationWorker {
       where: { id, leaseOwner: this.id, status: "running" },
       data: { ...outcome, completedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
     });
-    if (count === 1) log.info("generation.finished", { generation_id: id, status: outcome.status, worker: this.id });
+    span?.set({ "keyport.generation_status": count === 1 ? outcome.status : "lease_lost" });
+    if (count === 1) {
+      log.info("generation.finished", {
+        generation_id: id,
+        status: outcome.status,
+        worker: this.id,
+        trace_id: span?.traceId,
+      });
+    }
   }
 
   /** Claims and processes generations until none are waiting. Returns how many it processed. */
@@ -110,7 +122,8 @@ export class GenerationWorker {
       if (this.stopped) return processed;
       const id = await this.claim();
       if (!id) return processed;
-      await this.process(id);
+      // Only a generation worked on is traced: the polls that find none (four a second) are not.
+      await inSpan(this.options.tracer, "generation.process", (span) => this.process(id, span));
       processed++;
     }
   }

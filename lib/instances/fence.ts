@@ -34,7 +34,7 @@ export interface FenceChannel {
  * leases wide so that a step of the database's clock cannot leave out a live one. How long an instance is waited for
  * does not depend on this clock (below).
  */
-const LISTED_FOR_MS = 10 * LEASE_MS;
+export const LISTED_FOR_MS = 10 * LEASE_MS;
 const LIVE_SQL = `SELECT "id" FROM "GateInstance" WHERE "heartbeatAt" > (now() AT TIME ZONE 'UTC') - make_interval(secs => $1)`;
 const RAISE_SQL = `SELECT pg_notify('${FENCE_CHANNEL}', $1)`;
 

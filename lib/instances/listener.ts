@@ -32,6 +32,8 @@ export interface InstanceListener extends CacheTrust {
   onAck(heard: (instanceId: string, fenceId: string) => void): () => void;
   /** Leaves the table and closes the connection. */
   close(): Promise<void>;
+  /** Since start: the fences this instance acknowledged, and the times it lost a connection it was listening on (its lease ended). */
+  readonly stats: { readonly acknowledged: number; readonly leaseLosses: number };
 }
 
 const REGISTER_SQL = `INSERT INTO "GateInstance" ("id", "host", "heartbeatAt") VALUES ($1, $2, now() AT TIME ZONE 'UTC')
@@ -64,6 +66,7 @@ export function createInstanceListener(options: {
   let reconnectDelay = RECONNECT_FIRST_MS;
   /** Logged once per loss, not per attempt. */
   let lostLogged = false;
+  const stats = { acknowledged: 0, leaseLosses: 0 };
 
   function applyChange(payload: string) {
     const change = parseChange(payload);
@@ -79,7 +82,10 @@ export function createInstanceListener(options: {
     if (message.channel === CHANGES_CHANNEL) applyChange(payload);
     else if (message.channel === FENCE_CHANNEL) {
       // Every change committed before the fence was delivered before it, and applied above, synchronously.
-      from.query(ACK_SQL, [`${id} ${payload}`]).catch(() => lost(from, "ack failed"));
+      from.query(ACK_SQL, [`${id} ${payload}`]).then(
+        () => void stats.acknowledged++,
+        () => lost(from, "ack failed"),
+      );
     } else if (message.channel === ACKS_CHANNEL) {
       const ack = parseAck(payload);
       if (ack) for (const heard of ackListeners) heard(ack.instanceId, ack.fenceId);
@@ -108,6 +114,7 @@ export function createInstanceListener(options: {
 
   function lost(from: pg.Client, reason: string) {
     if (from !== client) return;
+    if (ready) stats.leaseLosses++;
     client = null;
     ready = false;
     lease.end();
@@ -168,6 +175,7 @@ export function createInstanceListener(options: {
 
   return {
     id,
+    stats,
     trusted: () => ready && lease.holds(),
     connected: () => ready,
     start() {

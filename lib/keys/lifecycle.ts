@@ -283,6 +283,9 @@ export async function createKey(
   now = new Date(),
   policy: RestrictionPolicy = {},
 ): Promise<IssuedKey> {
+  // A decoy never works, so it has no expiry, access or owner but its maker, whatever was sent (an attack review
+  // posted them: an expiry made an armed decoy read "Expired" and leave the list, and could bring expiry mails).
+  if (input.decoy) input = { ...input, expiresAt: null, restrictions: UNRESTRICTED, serviceAccountId: undefined };
   const restrictions = input.restrictions ?? UNRESTRICTED;
   refuseLimitAboveDefault(restrictions, input.environment, policy);
   const teamId = input.teamId ?? (await personalTeamOf(actor.userId)).team.id;
@@ -351,14 +354,24 @@ export async function createKey(
   return issued;
 }
 
-export async function renameKey(actor: Actor, publicId: string, label: string): Promise<KeyView> {
+/** Renames a key; `changed` is false when it already had the label (then nothing is written or logged). */
+export async function renameKey(
+  actor: Actor,
+  publicId: string,
+  label: string,
+): Promise<{ key: KeyView; changed: boolean }> {
   const teamId = await teamOfKey(publicId);
   return db.$transaction(async (tx) => {
     await lockTeamKeys(tx, teamId, new Date());
     const key = await findKeyToChange(tx, actor, teamId, publicId);
+    // The same name again changes nothing, so nothing is written or logged (a new user's walk found it logged).
+    if (key.label === label) {
+      const row = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: keyViewSelect });
+      return { key: toKeyView(row), changed: false };
+    }
     const row = await tx.apiKey.update({ where: { id: key.id }, data: { label }, select: keyViewSelect });
     await recordTeamAudit(tx, teamId, actor, "key.renamed", publicId, { from: key.label, to: label });
-    return toKeyView(row);
+    return { key: toKeyView(row), changed: true };
   });
 }
 
@@ -600,8 +613,10 @@ export async function revokeLeaked(
       replacement: replacementId,
       ...(reported ? { source: report.source, url: report.url } : {}),
     });
-    if (reported) await queueKeyReportedLeaked(tx, actor.userId, key, report, now);
-    else await queueKeyChanged(tx, key.userId, key, "leaked", now);
+    if (reported) {
+      const successor = revoked.successor ? { keyId: revoked.successor.id, label: revoked.successor.label } : null;
+      await queueKeyReportedLeaked(tx, actor.userId, key, report, now, successor);
+    } else await queueKeyChanged(tx, key.userId, key, "leaked", now);
     const team = await teamById(teamId, tx);
     if (team) await queueTeamKeyNotice(tx, team, key, "leaked", actor.userId, now);
     return {

@@ -1,7 +1,15 @@
 import "server-only";
 import type { Env } from "../env-schema";
 import { log } from "../log";
-import { runMailJob } from "./mail-job";
+import { inSpan, type TraceSpan, type Tracer } from "../tracing/tracing";
+import { runMailJob, type MailJobResult } from "./mail-job";
+
+/** One run of the job, its sends and failures on its span. */
+async function tracedRun(span: TraceSpan | undefined): Promise<MailJobResult> {
+  const result = await runMailJob();
+  span?.set({ "keyport.mail.sent": result.sent, "keyport.mail.failed": result.failed });
+  return result;
+}
 
 export interface MailJob {
   /** Starts sending on an interval, unless MAIL_DISABLED=1; a second call does nothing. */
@@ -16,8 +24,15 @@ export interface MailJob {
   stop(): void;
 }
 
-/** This instance's mail job; the runtime makes one (lib/runtime/create-runtime.ts) and server.mjs starts it. */
-export function createMailJob(env: Env): MailJob {
+/**
+ * This instance's mail job; the runtime makes one (lib/runtime/create-runtime.ts) and server.mjs starts it.
+ * `onRun` hears each run's sends and failures (the metrics); with a `tracer`, each run is a trace (`mail.run`).
+ */
+export function createMailJob(
+  env: Env,
+  onRun: (result: MailJobResult) => void = () => {},
+  tracer: Tracer | null = null,
+): MailJob {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
@@ -32,7 +47,7 @@ export function createMailJob(env: Env): MailJob {
     try {
       do {
         again = false;
-        await runMailJob();
+        onRun(await inSpan(tracer, "mail.run", tracedRun));
       } while (again);
     } catch (error) {
       log.error("mail.job_failed", { error: error instanceof Error ? error.name : "unknown" });

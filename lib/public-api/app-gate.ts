@@ -9,7 +9,18 @@ import { asFetchHandler, createGate, type GateServices, type PublicApiHandler } 
 
 /** The stores the app's gate is built with; the benchmark builds its variants from them too. */
 export function gateServices(runtime: Runtime): GateServices {
-  return { keys: runtime.keys, rateLimits: runtime.rateLimits, usage: runtime.usage, decoys: runtime.decoyAlerts };
+  const services: GateServices = {
+    keys: runtime.keys,
+    rateLimits: runtime.rateLimits,
+    usage: runtime.usage,
+    decoys: runtime.decoyAlerts,
+  };
+  const metrics = runtime.metrics;
+  if (metrics) services.metrics = metrics.gate;
+  // Given only when tracing is on: with it off, the gate finds no tracer and traces nothing (lib/public-api/gate-tracing.ts).
+  const tracing = runtime.tracing;
+  if (tracing) services.tracer = tracing;
+  return services;
 }
 
 /**

@@ -3,6 +3,7 @@ import { holdsApiKey } from "../keys/key-in-text";
 import { hasKeyPrefix } from "../keys/key-shaped";
 import { ApiError } from "./api-error";
 import { templatePath, type PublicRoute } from "./routes";
+import { displayIp } from "../format-ip";
 
 export const WWW_AUTHENTICATE = 'Bearer realm="keyport"';
 export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="keyport", error="invalid_token"';
@@ -17,9 +18,9 @@ export function insufficientScopeMessage(route: Pick<PublicRoute, "scope" | "met
   return `This API key does not have the ${route.scope} scope, which ${route.method} ${templatePath(route.path)} needs.`;
 }
 
-/** The message of 403 ip_not_allowed: the address the gate saw, never the allowlist. */
+/** The message of 403 ip_not_allowed: the address the gate saw (as a person reads it), never the allowlist. */
 export function ipNotAllowedMessage(ip: string): string {
-  return `This API key cannot be used from ${ip}: the address is not in the key's IP allowlist.`;
+  return `This API key cannot be used from ${displayIp(ip)}: the address is not in the key's IP allowlist.`;
 }
 
 export const invalidKey = (message?: string) =>

@@ -34,6 +34,10 @@ import { routeHandlers } from "./route-handlers";
 import { pathParams, routesForPath, type PublicRoute, type RegisteredRoute } from "./routes";
 import { allows } from "../keys/scopes";
 import { withFields } from "../with-fields";
+import type { GateMetrics } from "../metrics/gate-metrics";
+import type { TraceSpan, Tracer } from "../tracing/tracing";
+import { endRequestSpan, tracedStep } from "./gate-tracing";
+import { TRACING_HOOK } from "./tracing-hook";
 
 // The gate: every request to /api/v1/** and /api/v1beta/** passes through
 // the gate createGate builds (server.mjs serves it with publicApiListener,
@@ -56,6 +60,8 @@ interface Trace {
   errorCode?: string;
   /** The client's address, worked out once (lib/auth/client-ip.ts). */
   ip?: string;
+  /** The request's span, when tracing is on and its SDK has loaded (lib/public-api/gate-tracing.ts). */
+  span?: TraceSpan;
 }
 
 function requestIp(request: Request, trace: Trace): string {
@@ -170,15 +176,26 @@ function pipeline(request: Request, url: URL, trace: Trace, services: GateServic
   const route = matchRoute(request, url);
   trace.route = route;
   refuseKeyInUrl(url);
-  return andThen(verify(request, trace, services), (key) => {
+  // Each step that does work is a child span of the request's when it is traced.
+  const verified =
+    TRACING_HOOK && trace.span
+      ? tracedStep(trace.span, "lookup", verify, request, trace, services)
+      : verify(request, trace, services);
+  return andThen(verified, (key) => {
     trace.key = key;
     refuseOutsideAllowlist(key, requestIp(request, trace));
     refuseWithoutScope(key, route);
-    return andThen(countRequest(key, services.rateLimits), (rate) => {
+    const counted =
+      TRACING_HOOK && trace.span
+        ? tracedStep(trace.span, "limits", countRequest, key, services.rateLimits)
+        : countRequest(key, services.rateLimits);
+    return andThen(counted, (rate) => {
       trace.rate = rate;
       if (rate && !rate.allowed) throw rateLimited(key, rate);
       trace.touchesKey = claimKeyUse(key);
-      return runHandler(request, url, route, trace, key);
+      return TRACING_HOOK && trace.span
+        ? tracedStep(trace.span, "handler", runHandler, request, url, route, trace, key)
+        : runHandler(request, url, route, trace, key);
     });
   });
 }
@@ -249,6 +266,7 @@ function errorAnswer(raised: unknown, trace: Trace): TextReply {
   // Unexpected: a generic 500 with the request id; the details go to the log only.
   log.error("api.unhandled_error", {
     request_id: trace.requestId,
+    trace_id: TRACING_HOOK ? trace.span?.traceId : undefined,
     route: trace.route?.name,
     error: String((error as Error)?.stack ?? error),
   });
@@ -270,6 +288,10 @@ export interface GateServices {
   usage: UsageSink;
   /** Where a decoy key's use is alerted, off the request path (lib/keys/decoy.ts). */
   decoys: DecoyAlerts;
+  /** Where each answer is counted for Prometheus (lib/metrics); absent when METRICS_PORT is unset. */
+  metrics?: GateMetrics;
+  /** Starts each request's trace (lib/tracing); absent when OTEL_EXPORTER_OTLP_ENDPOINT is unset. */
+  tracer?: Tracer;
 }
 
 /**
@@ -282,7 +304,7 @@ export type GateHandler = (request: Request) => MaybePromise<ApiAnswer>;
 export type PublicApiHandler = (request: Request) => Promise<Response>;
 
 export function createGate(services: GateServices): GateHandler {
-  return (request) => handle(request, (trace, url) => pipeline(request, url, trace, services), services.usage);
+  return (request) => handle(request, (trace, url) => pipeline(request, url, trace, services), services);
 }
 
 export function asFetchHandler(gate: GateHandler): PublicApiHandler {
@@ -315,7 +337,7 @@ export function createUngatedBaseline(): GateHandler {
         trace.route = route;
         return runHandler(request, url, route, trace, BASELINE_KEY);
       },
-      DISCARD_USAGE,
+      { usage: DISCARD_USAGE },
     );
 }
 
@@ -383,13 +405,17 @@ function finishReply(reply: TextReply, trace: Trace): TextReply {
   return reply;
 }
 
+/** Where an answer is recorded once it is made. */
+type Recorders = Pick<GateServices, "usage" | "metrics" | "tracer">;
+
 function handle(
   request: Request,
   answer: (trace: Trace, url: URL) => MaybePromise<ApiAnswer>,
-  usage: UsageSink,
+  recorders: Recorders,
 ): MaybePromise<ApiAnswer> {
   const started = performance.now();
   const trace: Trace = { requestId: newRequestId() };
+  if (TRACING_HOOK && recorders.tracer) trace.span = recorders.tracer.start(request.method, "server");
   const url = new URL(request.url);
   let result: MaybePromise<ApiAnswer>;
   try {
@@ -399,26 +425,41 @@ function handle(
   }
   if (result instanceof Promise) {
     return result.then(
-      (settled) => finish(request, trace, settled, usage, started),
-      (error: unknown) => finish(request, trace, errorAnswer(error, trace), usage, started),
+      (settled) => finish(request, trace, settled, recorders, started),
+      (error: unknown) => finish(request, trace, errorAnswer(error, trace), recorders, started),
     );
   }
-  return finish(request, trace, result, usage, started);
+  return finish(request, trace, result, recorders, started);
 }
 
 /** The gate's headers, the request's log line and usage event, and HEAD's empty body. */
-function finish(request: Request, trace: Trace, answer: ApiAnswer, usage: UsageSink, started: number): ApiAnswer {
+function finish(request: Request, trace: Trace, answer: ApiAnswer, recorders: Recorders, started: number): ApiAnswer {
   const result = answer instanceof TextReply ? finishReply(answer, trace) : finishResponse(answer, trace);
-  log.info("api.request", {
+  const elapsedMs = performance.now() - started;
+  recorders.metrics?.request(trace.route?.name ?? null, result.status, elapsedMs / 1000, trace.errorCode);
+  const line: Record<string, unknown> = {
     request_id: trace.requestId,
     key_id: trace.key?.publicId,
     key_cache: trace.keyCached === undefined ? undefined : trace.keyCached ? "hit" : "miss",
     route: trace.route?.name ?? null,
     method: request.method,
     status: result.status,
-    duration_ms: Math.round((performance.now() - started) * 10) / 10,
-  });
-  recordUsage(usage, request, trace, result.status, started);
+    duration_ms: Math.round(elapsedMs * 10) / 10,
+  };
+  if (TRACING_HOOK && trace.span) {
+    line.trace_id = trace.span.traceId;
+    endRequestSpan(trace.span, {
+      method: request.method,
+      route: trace.route,
+      requestId: trace.requestId,
+      keyId: trace.found?.publicId,
+      keyCached: trace.keyCached,
+      status: result.status,
+      errorCode: trace.errorCode,
+    });
+  }
+  log.info("api.request", line);
+  recordUsage(recorders.usage, request, trace, result.status, started);
   if (request.method !== "HEAD" || result instanceof TextReply) return result;
   // A HEAD answer has no body: a stream the handler started is cancelled.
   void result.body?.cancel().catch(() => {});

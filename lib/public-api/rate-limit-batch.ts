@@ -86,8 +86,10 @@ function answer(waiting: Waiting[], request: BatchRequest, totals: BatchTotals, 
 
 /** A RateLimitStore that gathers the requests of one turn and counts them in one call to `store`. */
 export interface TurnCounter extends RateLimitStore {
-  /** Batches sent so far (tests and the benchmark). */
+  /** Batches sent so far (tests, the benchmark and the metrics: each is one round trip to the store). */
   batches: number;
+  /** Of those, the ones the store failed (Redis or PostgreSQL away or too slow). */
+  errors: number;
   hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts>;
 }
 
@@ -96,6 +98,7 @@ export function countedPerTurn(store: BatchCounterStore): TurnCounter {
   let pending = new Map<string, { windowEndsAt: number; windowMs: number; waiting: Waiting[] }>();
   const counted: TurnCounter = {
     batches: 0,
+    errors: 0,
     hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
       const windowEndsAt = windowEnd(now, windowMs);
       return new Promise<PairCounts>((resolve, reject) => {
@@ -116,6 +119,7 @@ export function countedPerTurn(store: BatchCounterStore): TurnCounter {
       store.addBatch(request, windowEndsAt, windowMs).then(
         (totals) => answer(waiting, request, totals, windowEndsAt),
         (error: unknown) => {
+          counted.errors++;
           for (const { reject } of waiting) reject(error);
         },
       );

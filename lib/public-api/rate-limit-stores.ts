@@ -3,7 +3,13 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import type pg from "pg";
 import type { Provider } from "../db-target";
-import { MemoryRateLimitStore, type CounterPair, type PairCounts, type RateLimitStore } from "./rate-limit";
+import {
+  MemoryRateLimitStore,
+  type CounterPair,
+  type PairCounts,
+  type RateLimitStore,
+  type StoreRoundTrips,
+} from "./rate-limit";
 import { countedPerTurn, type BatchCounterStore, type BatchRequest, type BatchTotals } from "./rate-limit-batch";
 
 /**
@@ -27,9 +33,17 @@ export class PostgresRateLimitStore implements RateLimitStore, BatchCounterStore
   /** `pool`: the gate's own PostgreSQL pool (a named statement is prepared once per connection). */
   constructor(private readonly pool: Pick<pg.Pool, "query">) {}
 
-  /** Batches counted so far (tests and the benchmark). */
+  /** Batches counted so far, and those that failed (tests, the benchmark and the metrics). */
   get batches() {
     return this.counted.batches;
+  }
+
+  get errors() {
+    return this.counted.errors;
+  }
+
+  roundTrips(): StoreRoundTrips {
+    return { store: "postgres", total: this.counted.batches, failed: this.counted.errors };
   }
 
   hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
@@ -143,9 +157,17 @@ export class RedisRateLimitStore implements RateLimitStore, BatchCounterStore {
     this.redis.on("error", () => {});
   }
 
-  /** Batches counted so far (tests and the benchmark). */
+  /** Batches counted so far, and those that failed (tests, the benchmark and the metrics). */
   get batches() {
     return this.counted.batches;
+  }
+
+  get errors() {
+    return this.counted.errors;
+  }
+
+  roundTrips(): StoreRoundTrips {
+    return { store: "redis", total: this.counted.batches, failed: this.counted.errors };
   }
 
   private pendingReady: Promise<void> | undefined;
@@ -171,6 +193,12 @@ export class RedisRateLimitStore implements RateLimitStore, BatchCounterStore {
 
   hitPair(pair: CounterPair, windowMs: number, now: number): Promise<PairCounts> {
     return this.counted.hitPair(pair, windowMs, now);
+  }
+
+  /** Answers once Redis does (a second's wait at most, as every command): readiness asks (lib/health.ts). */
+  async ping(): Promise<void> {
+    await this.ready();
+    await this.redis.ping();
   }
 
   async addBatch(request: BatchRequest, windowEndsAt: number, windowMs: number): Promise<BatchTotals> {

@@ -40,6 +40,16 @@ export interface RateLimitStore {
    * `now`. A shared store does both in one round trip.
    */
   hitPair(pair: CounterPair, windowMs: number, now: number): MaybePromise<PairCounts>;
+  /** A store apart from the database (Redis): answers when it is reachable, for readiness (lib/health.ts). */
+  ping?(): Promise<void>;
+  /** A shared store's round trips so far, and how many of them failed (the metrics); the in-process store makes none. */
+  roundTrips?(): StoreRoundTrips;
+}
+
+export interface StoreRoundTrips {
+  store: "postgres" | "redis";
+  total: number;
+  failed: number;
 }
 
 /** The end of the fixed window holding `now`: every store and every instance agree on it. */

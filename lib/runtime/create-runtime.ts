@@ -19,9 +19,13 @@ import { createInstanceListener, type InstanceListener } from "../instances/list
 import { createMailJob, type MailJob } from "../mail/start-mail-job";
 import { smtpTransports } from "../mail/transport";
 import { startMaintenance } from "../maintenance/start-maintenance";
+import { readBacklog } from "../metrics/backlog";
+import { startMetricsListener, type MetricsListener } from "../metrics/listener";
+import type { Metrics, MetricSources } from "../metrics/registry";
 import type { RateLimitStore } from "../public-api/rate-limit";
 import { createRateLimitStore } from "../public-api/rate-limit-stores";
 import { retryingStaleSnapshots } from "../sqlite-snapshot-retry";
+import { createTracing, type Tracing } from "../tracing/tracing";
 import type { UsageBuffer } from "../usage/buffer";
 import { closeUsage, createUsageBuffer, createUsageWriter, type UsageWriter } from "../usage/usage-sink";
 
@@ -67,10 +71,26 @@ export interface Runtime {
   readonly passwordChecks: ConcurrencyLimit;
   readonly mailJob: MailJob;
   readonly smtpTransport: ReturnType<typeof smtpTransports>;
+  /** The Prometheus metrics (lib/metrics), once startMetrics made them (METRICS_PORT set); null otherwise, and nothing is counted. */
+  readonly metrics: Metrics | null;
+  /** The metrics' own listener, once startMetrics opened it. */
+  readonly metricsListener: MetricsListener | null;
+  /**
+   * Traces (lib/tracing), when OTEL_EXPORTER_OTLP_ENDPOINT is set: its SDK is loaded then, in the background, and only
+   * then. Null otherwise, and nothing is traced.
+   */
+  readonly tracing: Tracing | null;
+  /**
+   * Where METRICS_PORT is set: loads the metrics and opens their listener. server.mjs awaits it before it builds the
+   * gate, which counts for them from then on (the benchmark and the tests too); does nothing without METRICS_PORT.
+   */
+  startMetrics(): Promise<void>;
   /** Starts this instance's background work: the change listener, the generation worker, pruning and the mail job. */
   startBackgroundJobs(): void;
   /** Stops the background work and writes what the usage buffer holds (server.mjs, on SIGTERM). */
   close(): Promise<void>;
+  /** Whether close() has begun: the instance is shutting down, and readiness says so (lib/health.ts). */
+  readonly closing: boolean;
 }
 
 export interface RuntimeOptions {
@@ -78,10 +98,10 @@ export interface RuntimeOptions {
   collectGarbage?: CollectGarbage;
 }
 
-/** Made on first read, then kept. */
-function once<T>(make: () => T): () => T {
+/** Made on first read, then kept; `peek` answers what was made without making it (the metrics read it). */
+function once<T>(make: () => T): (() => T) & { peek(): T | undefined } {
   let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+  return Object.assign(() => (made ??= { value: make() }).value, { peek: () => made?.value });
 }
 
 export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {}): Runtime {
@@ -100,12 +120,14 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
       : postgresKeyStore(gatePool());
   });
   const isPostgres = once(() => databaseTarget(env.DATABASE_URL, process.cwd()).provider === "postgres");
-  const instance: () => InstanceListener | null = once(() =>
+  const instance: ReturnType<typeof once<InstanceListener | null>> = once(() =>
     isPostgres()
       ? createInstanceListener({ databaseUrl: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL, cache: () => keys() })
       : null,
   );
-  const keys: () => CachedKeyLookup = once(() => cachedKeyLookup(keyStore(), { trust: instance() ?? undefined }));
+  const keys: ReturnType<typeof once<CachedKeyLookup>> = once(() =>
+    cachedKeyLookup(keyStore(), { trust: instance() ?? undefined }),
+  );
   const rateLimits = once(() =>
     createRateLimitStore({ redisUrl: env.REDIS_URL, provider: database().provider, gatePool }),
   );
@@ -115,10 +137,36 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
   const uploadSlots = once(createUploadSlots);
   const decoyAlerts = once(createDecoyAlerts);
   const passwordChecks = once(createPasswordCheckLimit);
-  const mailJob = once(() => createMailJob(env));
+  const metricSources: MetricSources = {
+    keyCache: () => keys.peek()?.stats ?? null,
+    rateLimits: () => rateLimits.peek()?.roundTrips?.() ?? null,
+    usage: () => usage.peek()?.snapshot() ?? null,
+    instance: () => instance.peek()?.stats ?? null,
+    pools: () => {
+      const pools: { pool: "orm" | "gate"; made: pg.Pool | undefined }[] = [
+        { pool: "orm", made: database.peek()?.pool },
+        { pool: "gate", made: gatePool.peek() },
+      ];
+      return pools.flatMap(({ pool, made }) =>
+        made ? [{ pool, total: made.totalCount, idle: made.idleCount, waiting: made.waitingCount }] : [],
+      );
+    },
+    backlog: () => readBacklog(database().client),
+  };
+  /** Made by startMetrics, where METRICS_PORT is set. */
+  let metricsMade: Metrics | null = null;
+  const metrics = () => metricsMade;
+  const tracing = once(() =>
+    env.OTEL_EXPORTER_OTLP_ENDPOINT === undefined
+      ? null
+      : createTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME }),
+  );
+  const mailJob = once(() => createMailJob(env, (result) => metrics()?.mailRun(result), tracing()));
   const smtpTransport = smtpTransports();
   const stops: (() => unknown)[] = [];
+  let metricsListener: MetricsListener | null = null;
   let usageStarted = false;
+  let closing = false;
 
   return {
     env,
@@ -144,7 +192,11 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
       if (!isPostgres()) return null;
       const listener = instance();
       const channel = listener && listenerChannel(listener, gatePool());
-      return channel ? raiseFence(channel) : raiseFenceOnOwnConnection(env.DATABASE_LISTEN_URL ?? env.DATABASE_URL);
+      const result = await (channel
+        ? raiseFence(channel)
+        : raiseFenceOnOwnConnection(env.DATABASE_LISTEN_URL ?? env.DATABASE_URL));
+      metrics()?.fenceRaised(result);
+      return result;
     },
     get rateLimits() {
       return rateLimits();
@@ -173,21 +225,55 @@ export function createRuntime(env: Env = getEnv(), options: RuntimeOptions = {})
       return mailJob();
     },
     smtpTransport,
+    get metrics() {
+      return metrics();
+    },
+    get metricsListener() {
+      return metricsListener;
+    },
+    get tracing() {
+      return tracing();
+    },
+    async startMetrics() {
+      if (env.METRICS_PORT === undefined || metricsListener) return;
+      // lib/metrics is loaded only here: prom-client, and what it loads, stay out of a process without metrics.
+      const { loadMetrics } = await import("../metrics/registry");
+      if (metricsListener) return;
+      metricsMade ??= await loadMetrics(metricSources);
+      const listener = startMetricsListener({
+        registry: metricsMade.registry,
+        host: env.METRICS_HOST,
+        port: env.METRICS_PORT,
+        baseUrl: env.PUBLIC_BASE_URL,
+      });
+      metricsListener = listener;
+      stops.push(() => listener.close());
+    },
     startBackgroundJobs() {
       instance()?.start();
-      const worker = startGenerationWorker(env, database().client);
+      const worker = startGenerationWorker(env, database().client, tracing());
       if (worker) stops.push(() => worker.stop());
-      const maintenance = startMaintenance(env.MAINTENANCE_INTERVAL_SECONDS * 1000);
+      const maintenance = startMaintenance(
+        env.MAINTENANCE_INTERVAL_SECONDS * 1000,
+        (counts) => metrics()?.pruned(counts),
+        tracing(),
+      );
       if (maintenance) stops.push(() => maintenance.stop());
       mailJob().start();
       stops.push(() => mailJob().stop());
     },
+    get closing() {
+      return closing;
+    },
     async close() {
+      closing = true;
       for (const stop of stops.splice(0)) stop();
       // Leaves the instances' table: fences stop waiting for this one at once.
       await instance()?.close();
       // Only a buffer that was used has anything to write (and logs its totals, which the benchmark reads).
       if (usageStarted) await closeUsage(usage(), usageWriter());
+      // Sends the spans still waiting for their batch.
+      await tracing.peek()?.close();
     },
   };
 }

@@ -71,6 +71,30 @@ async function refuseOverHourly(tx: Tx, teamId: string, now: Date, field: string
   }
 }
 
+/**
+ * What an invitation to `email` needs to wait: nobody in the team has that address, no other invitation to it waits,
+ * and the team has fewer than PENDING_INVITATIONS_MAX waiting. `field` says which form asks: a new invitation's
+ * (email) or the list's "send again" (invitation).
+ */
+async function refuseUnlessMayWait(tx: Tx, teamId: string, email: string, now: Date, field: "email" | "invitation") {
+  const again = field === "invitation";
+  // One query whether or not the address has an account: a member is someone the inviter can see anyway.
+  if (await tx.membership.findFirst({ where: { teamId, user: { email } }, select: { userId: true } }))
+    throw refused(`That person is already a member of this team${again ? ": withdraw the invitation" : ""}.`, field);
+  if (await tx.invitation.findFirst({ where: { teamId, email, ...pendingWhere(now) } }))
+    throw refused(
+      again
+        ? "Another invitation to that address is waiting: re-send that one."
+        : "An invitation to that address is waiting: re-send it from the list below.",
+      field,
+    );
+  if ((await tx.invitation.count({ where: { teamId, ...pendingWhere(now) } })) >= PENDING_INVITATIONS_MAX)
+    throw refused(
+      `This team has ${PENDING_INVITATIONS_MAX} invitations waiting, the most allowed: withdraw some first.`,
+      field,
+    );
+}
+
 /** Queues the invitation's mail (with its link, sealed in the row) in the change's transaction. */
 async function queueInvitationMail(
   tx: Tx,
@@ -138,16 +162,7 @@ export async function inviteMember(
     if (team.personalOfId)
       throw refused("A personal team has its owner alone: make a team to work with others.", "email");
     if ((await tx.membership.count({ where: { teamId } })) === 0) throw teamNotFound();
-    // One query whether or not the address has an account: a member is someone the inviter can see anyway.
-    if (await tx.membership.findFirst({ where: { teamId, user: { email: email.data } }, select: { userId: true } }))
-      throw refused("That person is already a member of this team.", "email");
-    if (await tx.invitation.findFirst({ where: { teamId, email: email.data, ...pendingWhere(now) } }))
-      throw refused("An invitation to that address is waiting: re-send it from the list below.", "email");
-    if ((await tx.invitation.count({ where: { teamId, ...pendingWhere(now) } })) >= PENDING_INVITATIONS_MAX)
-      throw refused(
-        `This team has ${PENDING_INVITATIONS_MAX} invitations waiting, the most allowed: withdraw some first.`,
-        "email",
-      );
+    await refuseUnlessMayWait(tx, teamId, email.data, now, "email");
     await refuseOverHourly(tx, teamId, now, "email");
     const token = newToken();
     const invitation = await tx.invitation.create({
@@ -181,13 +196,19 @@ async function pendingInvitation(tx: Tx, teamId: string, id: string) {
 
 /**
  * Sends the invitation again with a new link (the old one stops working) and
- * 7 more days; an expired one too. It counts toward the team's hourly number.
+ * 7 more days; an expired one too, within the waiting rules. It counts toward
+ * the team's hourly number.
  */
 export async function resendInvitation(actor: Actor, teamId: string, id: string, now = new Date()) {
   await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
     const invitation = await pendingInvitation(tx, teamId, id);
     await authorise(tx, actor, teamId, invitation.role as Role);
+    // An expired invitation sent again waits once more, so it meets the waiting rules a new one meets: the team's
+    // limit, and one waiting invitation per address (a new one may have been sent while this one was expired).
+    if (invitation.expiresAt <= now) {
+      await refuseUnlessMayWait(tx, teamId, invitation.email, now, "invitation");
+    }
     await refuseOverHourly(tx, teamId, now, "invitation");
     const token = newToken();
     const updated = await tx.invitation.update({

@@ -202,6 +202,11 @@ export async function setRole(actor: MemberActor, teamId: string, userId: string
  */
 export interface DeparturePlan {
   handovers?: readonly Handover[];
+  /**
+   * Every key of the member's own in use goes to this service account, not rotated (the operator's
+   * `--transfer-to`), chosen under the team's lock, so a key made meanwhile is not missed. Decoys are revoked.
+   */
+  handOverAllTo?: string;
   /** "rotate": a service account's key they know (its replacement stays the service account's); "revoke": any. */
   keys?: readonly { publicId: string; action: "rotate" | "revoke"; grace?: GracePeriod }[];
 }
@@ -295,7 +300,12 @@ export async function removeMember(
     };
 
     const handedOver: HandedKey[] = [];
-    for (const handover of plan.handovers ?? []) {
+    const handovers = plan.handOverAllTo
+      ? [...own.values()]
+          .filter((key) => !key.decoy)
+          .map((key) => ({ publicId: key.publicId, serviceAccountId: plan.handOverAllTo!, rotate: null }))
+      : (plan.handovers ?? []);
+    for (const handover of handovers) {
       const { key, field } = choose(handover.publicId, own);
       const serviceAccount = await serviceAccountInTeam(tx, teamId, handover.serviceAccountId, field);
       if (handover.rotate !== null) refuseRotationWhenLeaving(field);

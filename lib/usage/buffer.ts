@@ -37,6 +37,9 @@ export interface UsageStats {
   recorded: number;
   written: number;
   dropped: number;
+  /** Of the dropped, by reason: the buffer was full, or their batch's write failed. */
+  droppedFull: number;
+  droppedWriteFailed: number;
   /** Requests waiting, or in the batch being written. */
   pending: number;
 }
@@ -66,7 +69,7 @@ export class UsageBuffer implements UsageSink {
   private readonly tallies = new Map<string, Tally[]>();
   private flushing: Promise<void> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
-  private readonly stats = { recorded: 0, written: 0, dropped: 0 };
+  private readonly stats = { recorded: 0, written: 0, dropped: 0, droppedFull: 0, droppedWriteFailed: 0 };
   private readonly write: UsageBufferOptions["write"];
   private readonly onDrop: NonNullable<UsageBufferOptions["onDrop"]>;
   private readonly maxEvents: number;
@@ -96,6 +99,7 @@ export class UsageBuffer implements UsageSink {
     }
     if (this.events.length >= this.maxEvents) {
       this.stats.dropped++;
+      this.stats.droppedFull++;
       this.onDrop(this.stats.dropped, "full");
       return;
     }
@@ -174,6 +178,7 @@ export class UsageBuffer implements UsageSink {
         this.stats.written += requests;
       } catch {
         this.stats.dropped += requests;
+        this.stats.droppedWriteFailed += requests;
         this.onDrop(this.stats.dropped, "write_failed");
       } finally {
         this.writing = 0;
@@ -189,7 +194,6 @@ export class UsageBuffer implements UsageSink {
   }
 
   snapshot(): UsageStats {
-    const { recorded, written, dropped } = this.stats;
-    return { recorded, written, dropped, pending: this.pending + this.writing };
+    return withFields(this.stats, { pending: this.pending + this.writing });
   }
 }

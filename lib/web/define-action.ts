@@ -13,6 +13,8 @@ import { isDatabaseBusy } from "../database-busy";
 import { DomainError } from "../domain-error";
 import { getEnv } from "../env";
 import { log } from "../log";
+import { runtime } from "../runtime/runtime";
+import { errorType, type TraceSpan } from "../tracing/tracing";
 import { memberBySlug, TEAM_NOT_FOUND, type TeamMember } from "../teams/membership";
 
 // The one wrapper of every server action (compare next-safe-action's action
@@ -71,58 +73,84 @@ export type DefinedAction<T> = ((previous: ActionState<T>, formData: FormData) =
 export function defineAction<S extends z.ZodType, T, A extends ActionAccess>(
   spec: ActionSpec<S, T, A>,
 ): DefinedAction<T> {
+  // With tracing on, each call is a trace of its own ("server action").
   const action = async (_previous: ActionState<T>, formData: FormData): Promise<ActionResult<T>> => {
-    const omit = spec.secrets ?? [];
-    const requestHeaders = await headers();
-    if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit });
-    let session: ActiveSession | null = null;
-    if (spec.access === "session") {
-      const guard = await requireActionSession();
-      if (!guard.ok) return failure(guard.error, formData, { omit });
-      session = guard.session;
-    }
-    if (!isForm(formData)) return failure(NOT_A_FORM);
-    const schema = typeof spec.input === "function" ? spec.input(session as never) : spec.input;
-    const parsed = schema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) return invalid(parsed.error, formData, omit);
-    let member: TeamMember | null = null;
-    const slug = session && spec.team ? spec.team(parsed.data) : undefined;
-    if (session && slug !== undefined) {
-      member = await memberBySlug(session.userId, slug);
-      if (!member) return failure(TEAM_NOT_FOUND, formData, { omit });
-    }
-    if (session && spec.stepUp && (spec.stepUp === true || (await spec.stepUp(parsed.data, session)))) {
-      // The refusal names STEP_UP_FIELD, so the page asks for the fresh sign-in and sends the same form again.
-      if (!(await recentlyVerified(session))) {
-        return failure(STEP_UP_MESSAGE, formData, { fieldErrors: { [STEP_UP_FIELD]: [STEP_UP_MESSAGE] }, omit });
-      }
-    }
+    const span = runtime().tracing?.start("server action", "internal", { "keyport.action.access": spec.access });
     try {
-      const data = await spec.run({
-        input: parsed.data,
-        formData,
-        session: session as ActionContext<z.output<S>, A>["session"],
-        member,
-        ip: clientIp(requestHeaders, getEnv().TRUST_PROXY),
-        userAgent: requestHeaders.get("user-agent"),
-      });
-      return ok(data);
+      const result = await answer(spec, formData, span);
+      span?.set({ "keyport.action.outcome": result.ok ? "ok" : "refused" });
+      return result;
     } catch (error) {
+      // Next's own (a redirect) is no failure; anything else thrown on (a busy database) is.
       unstable_rethrow(error);
-      if (error instanceof DomainError) {
-        const field = error.options.field;
-        return failure(error.message, formData, { fieldErrors: field ? { [field]: [error.message] } : {}, omit });
-      }
-      if (error instanceof PasswordCheckBusy) return failure(BUSY_MESSAGE, formData, { omit });
-      // No database connection (or SQLite's write lock) in time: overload, not a fault. Thrown on, so the
-      // server answers 503 with Retry-After and a page that says so (lib/http/busy-page.ts).
-      if (isDatabaseBusy(error)) throw error;
-      log.error(spec.failureEvent ?? "action.failed", {
-        user_id: session?.userId,
-        error: String((error as Error)?.message),
-      });
-      return failure("Something went wrong; nothing was changed. Try again.", formData, { omit });
+      span?.fail(errorType(error));
+      throw error;
+    } finally {
+      span?.end();
     }
   };
   return Object.assign(action, { [DEFINED_ACTION]: spec.access });
+}
+
+/** The wrapper's steps, in order (see the top of this file). */
+async function answer<S extends z.ZodType, T, A extends ActionAccess>(
+  spec: ActionSpec<S, T, A>,
+  formData: FormData,
+  span: TraceSpan | undefined,
+): Promise<ActionResult<T>> {
+  const omit = spec.secrets ?? [];
+  const requestHeaders = await headers();
+  // Next's id of the action (its header, on a call from the page's script): which action, in a trace.
+  span?.set({ "next.action_id": requestHeaders.get("next-action") ?? undefined });
+  if (carriesApiKey(requestHeaders)) return failure(API_KEY_REFUSED_MESSAGE, formData, { omit });
+  let session: ActiveSession | null = null;
+  if (spec.access === "session") {
+    const guard = await requireActionSession();
+    if (!guard.ok) return failure(guard.error, formData, { omit });
+    session = guard.session;
+  }
+  if (!isForm(formData)) return failure(NOT_A_FORM);
+  const schema = typeof spec.input === "function" ? spec.input(session as never) : spec.input;
+  const parsed = schema.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) return invalid(parsed.error, formData, omit);
+  let member: TeamMember | null = null;
+  const slug = session && spec.team ? spec.team(parsed.data) : undefined;
+  if (session && slug !== undefined) {
+    member = await memberBySlug(session.userId, slug);
+    if (!member) return failure(TEAM_NOT_FOUND, formData, { omit });
+  }
+  if (session && spec.stepUp && (spec.stepUp === true || (await spec.stepUp(parsed.data, session)))) {
+    // The refusal names STEP_UP_FIELD, so the page asks for the fresh sign-in and sends the same form again.
+    if (!(await recentlyVerified(session))) {
+      return failure(STEP_UP_MESSAGE, formData, { fieldErrors: { [STEP_UP_FIELD]: [STEP_UP_MESSAGE] }, omit });
+    }
+  }
+  try {
+    const data = await spec.run({
+      input: parsed.data,
+      formData,
+      session: session as ActionContext<z.output<S>, A>["session"],
+      member,
+      ip: clientIp(requestHeaders, getEnv().TRUST_PROXY),
+      userAgent: requestHeaders.get("user-agent"),
+    });
+    return ok(data);
+  } catch (error) {
+    unstable_rethrow(error);
+    if (error instanceof DomainError) {
+      const field = error.options.field;
+      return failure(error.message, formData, { fieldErrors: field ? { [field]: [error.message] } : {}, omit });
+    }
+    if (error instanceof PasswordCheckBusy) return failure(BUSY_MESSAGE, formData, { omit });
+    // No database connection (or SQLite's write lock) in time: overload, not a fault. Thrown on, so the
+    // server answers 503 with Retry-After and a page that says so (lib/http/busy-page.ts).
+    if (isDatabaseBusy(error)) throw error;
+    span?.fail(errorType(error));
+    log.error(spec.failureEvent ?? "action.failed", {
+      user_id: session?.userId,
+      trace_id: span?.traceId,
+      error: String((error as Error)?.message),
+    });
+    return failure("Something went wrong; nothing was changed. Try again.", formData, { omit });
+  }
 }

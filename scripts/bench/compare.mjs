@@ -57,7 +57,7 @@ export function buildCommit(commit) {
 }
 
 /** A bench-server's gated variant from `cwd` (this tree or the other commit's), on a port of its own. */
-async function startGated(cwd, name, env, logOf, running) {
+export async function startGated(cwd, name, env, logOf, running) {
   const ports = [await freePort(), await freePort(), await freePort()];
   const child = startLogged(process.execPath, ["scripts/bench-server.mjs", "variants", ...ports.map(String)], {
     cwd,
@@ -67,7 +67,7 @@ async function startGated(cwd, name, env, logOf, running) {
   running.push(child);
   const url = `http://127.0.0.1:${ports[0]}/api/v1/models`;
   await waitForHttp(url, child);
-  return { child, url };
+  return { child, url, ports };
 }
 
 /**

@@ -21,6 +21,7 @@ const { walChangeMark } = await import("../../lib/keys/wal-change-mark");
 const { Lease } = await import("../../lib/instances/lease");
 const { MemoryRateLimitStore, WINDOW_MS } = await import("../../lib/public-api/rate-limit");
 const { UsageBuffer } = await import("../../lib/usage/buffer");
+const { loadMetrics, NO_SOURCES } = await import("../../lib/metrics/registry");
 
 const ROUNDS = 5;
 
@@ -87,6 +88,15 @@ const line = (i: number) =>
     duration_ms: 0.4,
   });
 
+// The metrics' per-answer recorder, as the gate calls it (METRICS_PORT set): a mix of routes, classes and codes.
+const metrics = await loadMetrics(NO_SOURCES);
+const answers = [
+  ["list_models", 200, undefined],
+  ["retrieve_model", 200, undefined],
+  ["list_models", 401, "revoked_api_key"],
+  [null, 404, "not_found"],
+] as const;
+
 const costs: Record<string, number> = {
   "parse and checksum": await perCall(() => parseApiKey(secret), 200_000),
   digest: await perCall(() => keyDigest(secret), 200_000),
@@ -115,6 +125,10 @@ const costs: Record<string, number> = {
     200_000,
   ),
   "log line (JSON)": await perCall(line, 200_000),
+  "metrics: one answer counted (route, class, latency, code)": await perCall((i) => {
+    const [route, status, code] = answers[i & 3]!;
+    metrics.gate.request(route, status, 0.0002 + (i % 7) * 0.0001, code);
+  }, 1_000_000),
 };
 
 const databaseUrl = process.env.DATABASE_URL;

@@ -1,6 +1,7 @@
 // What npm run bench prints for one target: the saturation rows, the
 // fixed-rate rows, and the ratios that matter, each beside its goal.
 import { median } from "./compare.mjs";
+import { reportMetricsPair } from "./metrics-pair.mjs";
 import os from "node:os";
 import { CONNECTIONS, LOAD_TOOL } from "./load.mjs";
 
@@ -100,6 +101,7 @@ export function report(label, r, { seconds }) {
   }
   if (r.revocation) reportRevocation(r.revocation);
   if (r.compare) reportComparison(r.compare);
+  if (r.metrics) reportMetricsPair(r.metrics);
   const u = r.usage;
   console.log(
     u

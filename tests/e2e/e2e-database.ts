@@ -131,3 +131,23 @@ export function letLockoutWindowPass() {
     database.close();
   }
 }
+
+/** Marks all but `left` of the account's recovery codes used, as signing in with them would. */
+export function useRecoveryCodes(email: string, left: number) {
+  const database = open();
+  try {
+    const { userId } = database.prepare(`SELECT "id" AS "userId" FROM "User" WHERE "email" = ?`).get(email) as {
+      userId: string;
+    };
+    const sample = database
+      .prepare(`SELECT "createdAt" AS "value" FROM "RecoveryCode" WHERE "userId" = ? LIMIT 1`)
+      .get(userId) as { value: string | number };
+    const ids = database
+      .prepare(`SELECT "id" FROM "RecoveryCode" WHERE "userId" = ? AND "usedAt" IS NULL`)
+      .all(userId) as { id: string }[];
+    const use = database.prepare(`UPDATE "RecoveryCode" SET "usedAt" = ? WHERE "id" = ?`);
+    for (const { id } of ids.slice(left)) use.run(likeStored(sample.value, Date.now()), id);
+  } finally {
+    database.close();
+  }
+}

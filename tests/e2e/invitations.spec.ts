@@ -6,7 +6,7 @@
 import { expect, test } from "@playwright/test";
 import { e2eTeam } from "./e2e-admin";
 import { e2eOutbox, linkIn, waitForMail } from "./outbox";
-import { choose, PASSWORD, signUp, uniqueEmail } from "./helpers";
+import { choose, expectAccessibleAtBothWidths, PASSWORD, signUp, uniqueEmail } from "./helpers";
 
 const TEAM = "Invited — ünïcödé";
 
@@ -50,6 +50,7 @@ test("invited by mail, a new person creates an account from the link and lands i
   await invitee.goto(link.pathname);
   await expect(invitee.getByRole("heading", { level: 1 })).toHaveText(`Join ${TEAM}`);
   await expect(invitee.getByText(`as developer, with the address ${inviteeEmail}`)).toBeVisible();
+  await expectAccessibleAtBothWidths(invitee, "the invitation's page");
   await invitee.getByLabel("Choose a password").fill(PASSWORD);
   await invitee.getByRole("button", { name: "Create account and join" }).click();
   await expect(invitee).toHaveURL(new RegExp(`/dashboard/${slug}$`));

@@ -9,7 +9,7 @@ import { ageSessions } from "./e2e-database";
 import {
   choose,
   expectAccessible,
-  expectAccessibleLightAndDark,
+  expectAccessibleAtBothWidths,
   PASSWORD,
   saveNewSecret,
   signUp,
@@ -61,7 +61,7 @@ test("a developer asks, the admin approves from the mailed link, the developer r
   await expect(admin.getByTestId("requests-badge")).toHaveText(/^1/);
   await admin.goto(link.pathname);
   await expect(admin.getByTestId("request-reason")).toHaveText(/Billing goes live on Monday/);
-  await expectAccessibleLightAndDark(admin, "a pending request, for its approver");
+  await expectAccessibleAtBothWidths(admin, "a pending request, for its approver");
   expect(await e2eAdmin(["key:requests", "--team", slug])).toMatchObject({ pending: [{ label: "billing prod" }] });
 
   // Approving on a session that has not proved itself lately asks for the password, then goes through.
@@ -83,7 +83,7 @@ test("a developer asks, the admin approves from the mailed link, the developer r
   );
   expect(decided!.text).toContain("OK for the launch.");
   await developer.goto(linkIn(decided!, `/dashboard/${slug}/requests/`).pathname);
-  await expectAccessibleLightAndDark(developer, "an approved request, for its requester");
+  await expectAccessibleAtBothWidths(developer, "an approved request, for its requester");
   await developer.getByRole("button", { name: "Reveal key" }).click();
   const secret = await saveNewSecret(developer);
   expect(secret).toMatch(/^sk_prod_/);

@@ -28,6 +28,8 @@ const env = {
   MAIL_INTERVAL_SECONDS: "1",
   // Paced tokens, so the streaming test can see events arrive one by one.
   SANDBOX_TOKEN_DELAY_MS: "15",
+  // The metrics listener, beside the public port (the wall test scrapes it and checks the public port has none).
+  METRICS_PORT: process.env.E2E_METRICS_PORT ?? String(Number(port) + 1000),
   // Cheap password hashing: allowed because the database is in a keyport-e2e-* folder (lib/auth/test-hashing.ts).
   KEYPORT_TEST_MODE: "1",
 };

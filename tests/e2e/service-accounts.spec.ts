@@ -5,7 +5,16 @@
 import { expect, test } from "@playwright/test";
 import { e2eAdmin, e2eTeam } from "./e2e-admin";
 import { e2eOutbox, mailTo } from "./outbox";
-import { createKey, keyRow, PASSWORD, signIn, signOut, signUp, uniqueEmail } from "./helpers";
+import {
+  createKey,
+  expectAccessibleAtBothWidths,
+  keyRow,
+  PASSWORD,
+  signIn,
+  signOut,
+  signUp,
+  uniqueEmail,
+} from "./helpers";
 
 const SERVICE_ACCOUNT = "CI bot — ünïcödé";
 
@@ -48,6 +57,7 @@ test("a removal hands one key to a service account, rotated, and revokes the oth
   await page.getByRole("link", { name: `Remove ${leaverEmail}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Remove ${leaverEmail}`);
   await expect(page.getByTestId("departing-key")).toHaveCount(2);
+  await expectAccessibleAtBothWidths(page, "the removal page");
   await page.getByLabel("What happens to “ci deploys”").selectOption({
     label: `Hand it to ${SERVICE_ACCOUNT} and rotate it (recommended): the new secret is shown here`,
   });

@@ -4,7 +4,7 @@
 // no longer offered, "Never" gone and the team's last allowed day suggested.
 import { expect, test } from "@playwright/test";
 import { e2eAdmin, e2eTeam } from "./e2e-admin";
-import { choose, expectAccessibleLightAndDark, keyRow, saveNewSecret, signUp, uniqueEmail } from "./helpers";
+import { choose, expectAccessibleAtBothWidths, keyRow, saveNewSecret, signUp, uniqueEmail } from "./helpers";
 
 test("an owner sets the policies; a developer's key form shows them and keeps to them", async ({ page, browser }) => {
   test.setTimeout(120_000);
@@ -34,7 +34,7 @@ test("an owner sets the policies; a developer's key form shows them and keeps to
   await page.goto(`/dashboard/${slug}`);
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Settings of Policies");
-  await expectAccessibleLightAndDark(page, "a team's settings");
+  await expectAccessibleAtBothWidths(page, "a team's settings");
   const devLifetime = page.getByLabel("Maximum lifetime of development keys, in days");
   await devLifetime.fill("366");
   await page.getByRole("button", { name: "Save policies" }).click();

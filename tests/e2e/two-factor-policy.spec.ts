@@ -4,7 +4,7 @@
 // back there. Once they turn it on, the team is theirs again.
 import { expect, test } from "@playwright/test";
 import { e2eAdmin, e2eTeam } from "./e2e-admin";
-import { expectAccessibleLightAndDark, signUp, uniqueEmail } from "./helpers";
+import { expectAccessibleAtBothWidths, signUp, uniqueEmail } from "./helpers";
 import { e2eOutbox, waitForMail } from "./outbox";
 import { enrolTwoFactor } from "./two-factor-helpers";
 
@@ -41,7 +41,7 @@ test("a member must turn on two-factor before seeing the team", async ({ page: m
   await row.getByRole("button", { name: "Actions for “made before”" }).click();
   await expect(member.getByRole("menuitem")).toHaveText(["This key leaked…"]);
   await member.keyboard.press("Escape");
-  await expectAccessibleLightAndDark(member, "the team, held back by two-factor");
+  await expectAccessibleAtBothWidths(member, "the team, held back by two-factor");
 
   // The owner sees who has not turned it on.
   await owner.goto(`/dashboard/${slug}/members`);

@@ -91,6 +91,7 @@ test("an API key is refused on every internal route and server action, with or w
       "/dashboard",
       "/account",
       "/healthz",
+      "/readyz",
       "/api/auth/session",
       "/webhooks/secret-scanning",
       "/report-a-key",
@@ -164,7 +165,7 @@ test("a spoofed x-middleware-subrequest header changes nothing", async ({ reques
 });
 
 test("security headers on pages and API responses", async ({ request }) => {
-  for (const url of ["/", "/docs", "/sign-in", "/healthz", "/api/auth/session"]) {
+  for (const url of ["/", "/docs", "/sign-in", "/healthz", "/readyz", "/api/auth/session"]) {
     const response = await request.get(url);
     const headers = response.headers();
     expect(headers["x-content-type-options"], url).toBe("nosniff");
@@ -241,5 +242,49 @@ test("the error docs have an anchor for every code a doc_url can point to", asyn
     "internal_error",
   ]) {
     await expect(page.locator(`#${code}`)).toContainText(code);
+  }
+});
+
+test("the metrics listener beside the public port serves what the server counted; the public port has no /metrics", async ({
+  request,
+}) => {
+  // tests/e2e/serve.mjs puts it 1000 above the public port.
+  const metrics = `http://127.0.0.1:${Number(new URL(test.info().project.use.baseURL!).port) + 1000}/metrics`;
+  expect((await request.get("/api/v1/models")).status()).toBe(401);
+  const scraped = await request.get(metrics);
+  expect(scraped.status()).toBe(200);
+  const text = await scraped.text();
+  expect(text).toMatch(/^keyport_api_refusals_total\{code="missing_api_key"\} [1-9]/m);
+  expect(text).toMatch(/^keyport_api_requests_total\{route="list_models",status_class="4xx"\} [1-9]/m);
+  expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+  const forms: Record<string, string>[] = [{ Authorization: "Bearer sk_dev_x" }, { "X-API-Key": "sk_dev_x" }];
+  for (const headers of forms) {
+    const refused = await request.get(metrics, { headers });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error.code).toBe("api_key_not_allowed");
+  }
+  // The public port: Next's not-found page, never the metrics.
+  const onPublicPort = await request.get("/metrics");
+  expect(onPublicPort.status()).toBe(404);
+  expect(await onPublicPort.text()).not.toContain("keyport_api_requests_total");
+});
+
+test("/healthz and /readyz answer a load balancer, and refuse a key like every path off the API", async ({
+  request,
+}) => {
+  const ready = await request.get("/readyz");
+  expect(ready.status()).toBe(200);
+  expect(await ready.json()).toEqual({
+    status: "ready",
+    checks: { instance: "ok", database: "ok", migrations: "ok", redis: "not used" },
+  });
+  expect((await request.get("/healthz")).status()).toBe(200);
+  for (const url of ["/healthz", "/readyz"]) {
+    const forms: Record<string, string>[] = [{ Authorization: "Bearer sk_dev_x" }, { "X-API-Key": "sk_dev_x" }];
+    for (const headers of forms) {
+      const refused = await request.get(url, { headers });
+      expect(refused.status(), url).toBe(403);
+      expect((await refused.json()).error.code, url).toBe("api_key_not_allowed");
+    }
   }
 });

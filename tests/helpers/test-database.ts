@@ -108,6 +108,12 @@ export async function workerDatabase(templateUrl: string, worker: string): Promi
     }
     return url;
   }
+  await cloneDatabase(templateUrl, url);
+  return url;
+}
+
+/** Makes the PostgreSQL database `url` names as a copy of the template's, unless it exists. */
+async function cloneDatabase(templateUrl: string, url: string): Promise<void> {
   assertLocalDatabaseUrl(url);
   const template = new URL(templateUrl).pathname.slice(1);
   const name = new URL(url).pathname.slice(1);
@@ -121,7 +127,30 @@ export async function workerDatabase(templateUrl: string, worker: string): Promi
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }
-  return url;
+}
+
+/**
+ * A migrated database of one test file's own, nothing in it yet, copied from the run's template as a worker's is
+ * (a second or two faster than migrating one); `drop` removes it.
+ */
+export async function copyOfTemplate(): Promise<TestDatabase> {
+  const templateUrl = process.env.KEYPORT_TEST_TEMPLATE_URL;
+  if (!templateUrl) throw new Error("copyOfTemplate runs under the integration global setup only.");
+  if (templateUrl.startsWith("file:")) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "keyport-test-"));
+    const file = path.join(dir, "test.db");
+    copyFileSync(templateUrl.slice("file:".length), file);
+    return { provider: "sqlite", url: `file:${file}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const url = new URL(templateUrl);
+  const name = `keyport_test_${randomBytes(6).toString("hex")}`;
+  url.pathname = `/${name}`;
+  await cloneDatabase(templateUrl, url.toString());
+  return {
+    provider: "postgres",
+    url: url.toString(),
+    drop: () => onServer(url.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
 }
 
 /** Drops every worker copy of a PostgreSQL template (SQLite's copies go with the template's folder). */

@@ -4,8 +4,6 @@
 // under tsx); every other case calls its entry point, runAdmin, in this
 // process (`admin`): the same code from the argument parser on.
 import { randomUUID } from "node:crypto";
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db, dbProvider } from "@/lib/db";
 import { getEnv } from "@/lib/env";
@@ -18,7 +16,7 @@ import type { UsageEvent } from "@/lib/usage/event";
 import { rangeStart } from "@/lib/usage/usage-range";
 import { writeUsage } from "../helpers/usage-writer";
 import { adminInProcess } from "../helpers/admin-in-process";
-import { projectRoot } from "../helpers/test-database";
+import { processAdmin } from "../helpers/admin-process";
 
 /**
  * What a change that may refuse a key prints beside its output: on PostgreSQL, how many instances confirmed it
@@ -26,26 +24,6 @@ import { projectRoot } from "../helpers/test-database";
  */
 const confirmed = () =>
   dbProvider() === "postgres" ? { instances: { confirmed: 0, total: 0, ms: expect.any(Number) } } : {};
-
-function processAdmin(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      path.join(projectRoot, "node_modules", ".bin", "tsx"),
-      ["--conditions=react-server", "scripts/admin.mts", ...args],
-      {
-        cwd: projectRoot,
-        env: { ...process.env },
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 const admin = adminInProcess;
 

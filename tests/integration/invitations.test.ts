@@ -6,7 +6,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { renderMail } from "@/lib/mail/templates";
-import { open } from "@/lib/security/encryption";
 import {
   acceptInvitation,
   findInvitation,
@@ -18,22 +17,11 @@ import {
   resendInvitation,
   revokeInvitation,
 } from "@/lib/teams/invitations";
-import { removeMember, setRole } from "@/lib/teams/members";
+import { addMember, removeMember, setRole } from "@/lib/teams/members";
 import { adminInProcess as admin } from "../helpers/admin-in-process";
 import { bareAccount } from "../helpers/bare-account";
-import { person, refusedOn, tag, teamWith } from "../helpers/team-people";
-
-/** The link of the newest invitation mail to an address, opened from its sealed row as the mail job does. */
-async function mailedToken(email: string): Promise<string> {
-  const mail = await db.mailMessage.findFirstOrThrow({
-    where: { kind: "team_invitation", recipient: email },
-    orderBy: { createdAt: "desc" },
-  });
-  const link = open(mail.sealedLink!, "mail-link")!;
-  const token = /\/invitations\/([A-Za-z0-9_-]{43})$/.exec(link)?.[1];
-  expect(token, link).toBeDefined();
-  return token!;
-}
+import { mailedInvitationToken as mailedToken } from "../helpers/invitation-mail";
+import { operator, person, refusedOn, tag, teamWith } from "../helpers/team-people";
 
 describe("an invitation", () => {
   it("mails a link that lets only that address's session join, with the role given, once", async () => {
@@ -224,6 +212,44 @@ describe("inviting", () => {
       "email",
       /50 invitations waiting/,
     );
+    // An expired one sent again would wait once more: refused at the limit too (review: 51 waiting).
+    const expired = await db.invitation.update({
+      where: { id: any.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await db.invitation.create({
+      data: {
+        teamId: team.id,
+        email: "filler-last@example.com",
+        role: "viewer",
+        tokenDigest: `filler-${team.id}-last`,
+        sentAt: new Date(),
+        expiresAt: new Date(Date.now() + 3600_000),
+      },
+    });
+    await refusedOn(resendInvitation(owner, team.id, expired.id), "invitation", /50 invitations waiting/);
+    expect((await listInvitations(team.id)).filter((row) => !row.expired)).toHaveLength(PENDING_INVITATIONS_MAX);
+  });
+
+  it("sent again after it expired, is refused while a newer invitation to the address waits", async () => {
+    const { team, people } = await teamWith({ owner: "owner" });
+    const owner = person(people.owner!.id);
+    const first = await inviteMember(owner, team.id, { email: "twice@example.com", role: "viewer" });
+    await db.invitation.update({ where: { id: first.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const second = await inviteMember(owner, team.id, { email: "twice@example.com", role: "developer" });
+    await refusedOn(resendInvitation(owner, team.id, first.id), "invitation", /Another invitation to that address/);
+    const waiting = (await listInvitations(team.id)).filter((row) => !row.expired);
+    expect(waiting.map((row) => row.id)).toEqual([second.id]);
+    // Nor is one to an address that has joined meanwhile (attack review: it took a waiting place and mailed).
+    const joined = await bareAccount(`joined-${tag()}@example.com`);
+    const toJoined = await inviteMember(owner, team.id, { email: joined.email, role: "viewer" });
+    await db.invitation.update({ where: { id: toJoined.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await addMember(operator(people.owner!.id), team.id, joined.id, "viewer");
+    await refusedOn(resendInvitation(owner, team.id, toJoined.id), "invitation", /already a member/);
+    // Once the newer one is withdrawn, the expired one may be sent again.
+    await revokeInvitation(owner, team.id, second.id);
+    await resendInvitation(owner, team.id, first.id);
+    expect((await listInvitations(team.id)).filter((row) => !row.expired).map((row) => row.id)).toEqual([first.id]);
   });
 });
 

@@ -28,7 +28,7 @@ import { projectRoot } from "../helpers/test-database";
 import { bareAccount } from "../helpers/bare-account";
 
 async function newKey() {
-  const user = await bareAccount(`change-mark-${randomUUID()}@example.com`);
+  const user = await bareAccount(`change-mark.${randomUUID()}@example.com`);
   const actor = { userId: user.id, ip: null, userAgent: null };
   const { key, secret } = await createKey(actor, { label: "change mark", environment: "dev", expiresAt: null });
   return { actor, publicId: key.id, secret };
@@ -80,7 +80,7 @@ if (dbProvider() === "sqlite") {
       const { store, counts } = countingStore();
       const lookup = cachedKeyLookup(store);
       await verifyApiKey(secret, new Date(), lookup);
-      await db.user.create({ data: { email: `unrelated-${randomUUID()}@example.com` } });
+      await db.user.create({ data: { email: `unrelated.${randomUUID()}@example.com` } });
       expect(await verifyApiKey(secret, new Date(), lookup)).toMatchObject({ ok: true, cached: true });
       expect(counts.versionReads).toBe(1);
       // Checked once, it is confirmed by the mark again.

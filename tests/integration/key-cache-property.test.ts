@@ -21,7 +21,7 @@ const RUNS = propertyRuns(60);
 
 /** An account per run: a run's keys stay well under the per-account limit of keys in use. */
 async function newActor() {
-  const user = await bareAccount(`cache-property-${randomUUID()}@example.com`);
+  const user = await bareAccount(`cache-property.${randomUUID()}@example.com`);
   return { userId: user.id, ip: null, userAgent: null };
 }
 

@@ -118,8 +118,11 @@ describe("the order of the checks", () => {
   it("an IPv4-mapped client address matches an IPv4 allowlist", async () => {
     const { secret } = await keyWith({ allowedIps: ["203.0.113.0/24"] });
     expect((await callApi(models, { headers: from(secret, "::ffff:203.0.113.9") })).status).toBe(200);
-    expect((await callApi(models, { headers: from(secret, "::ffff:203.0.114.9") })).json.error.code).toBe(
-      "ip_not_allowed",
+    const refused = (await callApi(models, { headers: from(secret, "::ffff:203.0.114.9") })).json.error;
+    expect(refused.code).toBe("ip_not_allowed");
+    // Said as a person reads the address: IPv4, not the dual-stack socket's mapped form.
+    expect(refused.message).toBe(
+      "This API key cannot be used from 203.0.114.9: the address is not in the key's IP allowlist.",
     );
   });
 });

@@ -96,7 +96,7 @@ describe.runIf(dbProvider() === "postgres")("two instances, any interleaving", (
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 4, maxLength: 14 }), async (ops) => {
         heal();
-        const user = await bareAccount(`fence-property-${randomUUID()}@example.com`);
+        const user = await bareAccount(`fence-property.${randomUUID()}@example.com`);
         const actor = { userId: user.id, ip: null, userAgent: null };
         const keys: { publicId: string; secret: string; state: KeyState }[] = [];
         for (let i = 0; i < KEYS; i++) {

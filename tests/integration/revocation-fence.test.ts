@@ -16,7 +16,7 @@ import { databaseProxy } from "../helpers/database-proxy";
 import { expectServedFromCache, proxies, startInstance, stopInstances } from "../helpers/instances";
 
 async function newKey() {
-  const user = await bareAccount(`fence-${randomUUID()}@example.com`);
+  const user = await bareAccount(`fence.${randomUUID()}@example.com`);
   const actor = { userId: user.id, ip: null, userAgent: null };
   const { key, secret } = await createKey(actor, { label: "fenced", environment: "dev", expiresAt: null });
   return { actor, id: key.id, secret };

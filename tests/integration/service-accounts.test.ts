@@ -349,6 +349,14 @@ describe("the operator CLI", () => {
       await keyIn(team.id, people.leaver!.id, "dev", "a"),
       await keyIn(team.id, people.leaver!.id, "prod", "b"),
     ];
+    // A decoy is not handed over, and does not stop the removal (review: the whole removal was refused).
+    const decoy = await createKey(person(people.leaver!.id), {
+      label: "trap",
+      environment: "dev",
+      expiresAt: null,
+      teamId: team.id,
+      decoy: true,
+    });
     const removed = await json([
       "team:remove-member",
       "--team",
@@ -358,7 +366,7 @@ describe("the operator CLI", () => {
       "--transfer-to",
       "Partner sync",
     ]);
-    expect(removed).toMatchObject({ revoked_keys: [], transferred_to: "Partner sync", rotated: false });
+    expect(removed).toMatchObject({ revoked_keys: [decoy.key.id], transferred_to: "Partner sync", rotated: false });
     expect(removed.transferred_keys.toSorted()).toEqual([a.key.id, b.key.id].toSorted());
     expect(removed.note).toMatch(/not rotated/);
     expect([await call(a.secret), await call(b.secret)]).toEqual([200, 200]);

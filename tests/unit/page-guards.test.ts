@@ -8,7 +8,9 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 const appDir = path.join(root, "app");
 const libDir = path.join(root, "lib");
 // requireTeamPage (lib/web/team-guard.ts) runs requirePageSession, then the membership check.
-const GUARDS = /requirePageSession|requireTeamPage|requireActionSession|requireApiSession|refuseApiKey/;
+// downloadMember (lib/web/download-member.ts) is requireApiSession and the team's membership: checked below.
+const SESSION_GUARD = /await (requireApiSession|downloadMember)\(request\b/;
+const GUARDS = /requirePageSession|requireTeamPage|requireActionSession|requireApiSession|downloadMember|refuseApiKey/;
 
 const PUBLIC_WITHOUT_GUARD = [
   "(auth)/forgot-password/page.tsx",
@@ -35,6 +37,7 @@ const PUBLIC_WITHOUT_GUARD = [
   "(docs)/docs/teams-and-roles/page.tsx",
   "(marketing)/page.tsx",
   "healthz/route.ts",
+  "readyz/route.ts",
 ].sort();
 
 function files(dir: string): string[] {
@@ -89,7 +92,7 @@ describe("the session guard's coverage", () => {
     // No other handler outside the public API goes without a session but the read-only ones.
     const handlers = entries.filter((file) => file.endsWith("route.ts"));
     const withoutSession = handlers.filter(
-      (file) => !/requireApiSession/.test(readFileSync(path.join(appDir, file), "utf8")),
+      (file) => !SESSION_GUARD.test(readFileSync(path.join(appDir, file), "utf8")),
     );
     expect(withoutSession.sort()).toEqual(
       [
@@ -97,6 +100,7 @@ describe("the session guard's coverage", () => {
         "api/auth/[...nextauth]/route.ts",
         "healthz/route.ts",
         "openapi.json/route.ts",
+        "readyz/route.ts",
         "webhooks/secret-scanning/route.ts",
       ].sort(),
     );
@@ -110,9 +114,12 @@ describe("the session guard's coverage", () => {
   it("has every route handler under the dashboard check the browser session, not just the key", () => {
     const handlers = entries.filter((file) => file.startsWith("(dashboard)/") && file.endsWith("route.ts"));
     expect(handlers).toContain("(dashboard)/dashboard/[team]/keys/[keyId]/usage.csv/route.ts");
-    for (const file of handlers) {
-      expect(readFileSync(path.join(appDir, file), "utf8"), file).toMatch(/await requireApiSession\(request\)/);
-    }
+    for (const file of handlers) expect(readFileSync(path.join(appDir, file), "utf8"), file).toMatch(SESSION_GUARD);
+    // The downloads' helper checks the session (and the key) before anything else.
+    const helper = readFileSync(path.join(libDir, "web/download-member.ts"), "utf8");
+    expect(helper).toMatch(
+      /\{\n\s*const session = await requireApiSession\(request\);\n\s*if \(session instanceof Response\) return session;/,
+    );
   });
 
   it("keeps server actions out of app/", () => {

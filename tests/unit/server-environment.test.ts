@@ -2,7 +2,7 @@
 // read "true" as 0 (Number("true") || 0) where the schema read it as 1.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseEnv } from "@/lib/env-schema";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
@@ -51,5 +51,33 @@ describe("server.mjs", () => {
     expect(loads).toBeGreaterThan(-1);
     expect(source.indexOf("checkEnvironmentOrExit()")).toBeGreaterThan(loads);
     expect(source.indexOf("createRuntime(")).toBeGreaterThan(loads);
+  });
+});
+
+describe("METRICS_PORT", () => {
+  it("may not be the public port: start-up stops naming it, and another port is accepted", async () => {
+    const { checkEnvironmentOrExit } = await import("@/lib/startup-check");
+    const saved = { ...process.env };
+    const exits: unknown[] = [];
+    const errors: string[] = [];
+    const exit = vi.spyOn(process, "exit").mockImplementation(((code: number) => {
+      exits.push(code);
+      throw new Error("exit");
+    }) as never);
+    const error = vi.spyOn(console, "error").mockImplementation((line: string) => void errors.push(line));
+    try {
+      Object.assign(process.env, required, { PORT: "3456", METRICS_PORT: "3456" });
+      expect(() => checkEnvironmentOrExit()).toThrow("exit");
+      expect(exits).toEqual([1]);
+      expect(errors.join("\n")).toMatch(/METRICS_PORT must differ from PORT/);
+      // The control: the same check passes with the metrics on a port of their own.
+      process.env.METRICS_PORT = "3457";
+      expect(() => checkEnvironmentOrExit()).not.toThrow();
+    } finally {
+      exit.mockRestore();
+      error.mockRestore();
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { getEnv } from "../../env";
 import { receiveUpload } from "../multipart";
-import { filesRoot, refuseOverQuota, saveUpload } from "../../files/store";
+import { filesRoot, INCOMING_FOLDER, refuseOverQuota, saveUpload } from "../../files/store";
 import { withoutUnsafe } from "../../text";
 import { declaredLength } from "../body";
 import { refuseKeyInStoredValue } from "../credentials";
@@ -20,7 +20,7 @@ export const uploadFile = defineHandler(handlerRoute("upload_file"))(async ({ re
   await refuseOverQuota(owner.teamId, declaredLength(request) ?? 0);
   // One of the key's few slots for uploads in progress (lib/files/upload-slots.ts).
   return runtime().uploadSlots.run(key.id, env.UPLOADS_PER_KEY, async () => {
-    const upload = await receiveUpload(request, env.BODY_LIMIT_UPLOAD_BYTES, path.join(filesRoot(), ".incoming"));
+    const upload = await receiveUpload(request, env.BODY_LIMIT_UPLOAD_BYTES, path.join(filesRoot(), INCOMING_FOLDER));
     try {
       const { file, purpose } = parseForm({ ...upload.fields, file: upload.file });
       // Both are stored with the file: never a key. The name is checked as sent and as stored (control characters

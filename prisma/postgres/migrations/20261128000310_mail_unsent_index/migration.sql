@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "MailMessage_sentAt_claimedAt_idx" ON "MailMessage"("sentAt", "claimedAt");
