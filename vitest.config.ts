@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 const root = import.meta.dirname;
 const alias = {
@@ -13,6 +13,20 @@ const alias = {
 // CPU: one more worker than there are cores keeps both cores busy.
 // KEYPORT_TEST_WORKERS overrides it (1 runs the files one at a time).
 const integrationWorkers = Number(process.env.KEYPORT_TEST_WORKERS) || os.availableParallelism() + 1;
+
+/** The integration and upgrade tests: each worker runs its files on its own copy of the run's migrated database. */
+const onDatabases: TestProjectInlineConfiguration["test"] = {
+  environment: "node",
+  globalSetup: ["tests/helpers/integration-global-setup.ts"],
+  setupFiles: [
+    "tests/helpers/worker-database.ts",
+    "tests/helpers/drop-unsent-mail.ts",
+    "tests/helpers/capture-logs.ts",
+  ],
+  maxWorkers: integrationWorkers,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
 
 export default defineConfig({
   resolve: { alias },
@@ -30,20 +44,17 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], ...onDatabases },
+      },
+      {
+        resolve: { alias },
         test: {
-          name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
-          environment: "node",
-          globalSetup: ["tests/helpers/integration-global-setup.ts"],
-          // Each worker runs its files on its own copy of the run's migrated database.
-          setupFiles: [
-            "tests/helpers/worker-database.ts",
-            "tests/helpers/drop-unsent-mail.ts",
-            "tests/helpers/capture-logs.ts",
-          ],
-          maxWorkers: integrationWorkers,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Upgrades from an earlier release's data: each file migrates databases with `prisma` and `db:deploy`
+          // processes (a third of the integration step's CPU on SQLite). CI runs them on both databases
+          // (.ci/run); `npm test` leaves them out, and `npm run test:upgrades` runs them (docs/testing.md).
+          name: "upgrades",
+          include: ["tests/upgrades/**/*.test.ts"],
+          ...onDatabases,
         },
       },
       {

@@ -10,17 +10,22 @@ import type { TestProject } from "vitest/node";
 import { INTEGRATION_LOG, runMarker } from "./integration-log";
 import { createMigratedTestDatabase, dropWorkerDatabases, type TestDatabase } from "./test-database";
 
+// Vitest calls this once per project, all in one process: in CI's PostgreSQL pass
+// the integration and upgrade projects share one command, and so share what
+// the first call made (it reaches them through the environment, like every
+// worker), which that call's module drops at the end.
 let template: TestDatabase | undefined;
 let filesRoot: string | undefined;
 
 export async function setup(project: TestProject) {
+  if (process.env.KEYPORT_TEST_TEMPLATE_URL) return;
   // A fresh log, opened with this run's name: the scan that follows the
   // integration files (tests/after-integration/) checks it read this run's.
-  // Only the integration project writes one: CI runs the services project
-  // beside it, which must not reopen it.
+  // The services project, which CI runs beside the integration tests in a
+  // command of its own, must not reopen it.
   const run = randomBytes(8).toString("hex");
   process.env.KEYPORT_INTEGRATION_RUN = run;
-  if (project.name === "integration") {
+  if (project.name !== "services") {
     mkdirSync(path.dirname(INTEGRATION_LOG), { recursive: true });
     writeFileSync(INTEGRATION_LOG, `${runMarker(run)}\n`);
   }
