@@ -52,9 +52,13 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   projects: [
-    { name: "chromium", use: { browserName: "chromium" }, testIgnore: "zz-logs.spec.ts" },
+    { name: "chromium", use: { browserName: "chromium" }, testIgnore: ["zz-logs.spec.ts", "dev-server.spec.ts"] },
     // The log scans read what the whole run left behind: they start once every other test has finished.
     { name: "logs", use: { browserName: "chromium" }, testMatch: "zz-logs.spec.ts", dependencies: ["chromium"] },
+    // `npm run dev` in a browser: compiling pages on demand fills both cores for half a minute and slows every
+    // test beside it, for a check of the development setup that few commits touch. CI runs it (.ci/run);
+    // `npm test` does not (docs/testing.md). `npm run test:dev-server` runs it alone.
+    { name: "dev-server", use: { browserName: "chromium" }, testMatch: "dev-server.spec.ts" },
   ],
   webServer: {
     command: `node tests/e2e/serve.mjs ${port}`,
