@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
 import { exampleLanguages, headerForms } from "../../lib/docs/examples";
 import { routeHref } from "../../lib/docs/nav";
+import { envDefaults } from "../../lib/env-schema";
 import { publicRoutes } from "../../lib/public-api/routes";
 import { newUserWithKey } from "./helpers";
 
@@ -46,6 +47,9 @@ const commands: Record<string, (code: string) => [string, string[]]> = {
 };
 
 test.describe.configure({ timeout: 240_000 });
+
+/** Uploads one key may have in progress: UPLOADS_PER_KEY's default, which the e2e server keeps (tests/e2e/serve.mjs). */
+const UPLOADS_AT_ONCE = envDefaults().UPLOADS_PER_KEY;
 
 test("every example in the docs runs against the app and answers what the page shows", async ({ page }) => {
   const key = await newUserWithKey(page, "docs-examples");
@@ -105,11 +109,18 @@ test("every example in the docs runs against the app and answers what the page s
         ? { GENERATION_ID: generationIds[route.path.includes("/apps/") ? "app" : "plain"]! }
         : {};
 
-      // A route's examples run side by side (each is its own process, mostly waiting on the server).
+      // A route's examples run side by side (each is its own process, mostly waiting on the server), but uploads
+      // two at a time: the server takes two uploads in progress per key (UPLOADS_PER_KEY), and refuses a third
+      // with 429, as it did here once the examples started close enough together (CI, 2026-11-28).
       const runnable = examples.filter(
         (candidate) => candidate.language !== "response" && candidate.language !== "python-sdk",
       );
-      const outputs = await Promise.all(runnable.map((example) => execute(example, extraEnv)));
+      const together = route.name === "upload_file" ? UPLOADS_AT_ONCE : runnable.length;
+      const outputs: string[] = [];
+      for (let start = 0; start < runnable.length; start += together) {
+        const batch = runnable.slice(start, start + together);
+        outputs.push(...(await Promise.all(batch.map((example) => execute(example, extraEnv)))));
+      }
       for (const [index, example] of runnable.entries()) {
         const stdout = outputs[index]!;
         executed++;
