@@ -52,13 +52,26 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   projects: [
-    { name: "chromium", use: { browserName: "chromium" }, testIgnore: ["zz-logs.spec.ts", "dev-server.spec.ts"] },
+    // What `npm test` runs: every flow, without the sweeps (tests/e2e/sweep.ts) and the development server.
+    {
+      name: "chromium",
+      use: { browserName: "chromium" },
+      testIgnore: ["zz-logs.spec.ts", "dev-server.spec.ts"],
+      grepInvert: /@sweep/,
+    },
     // The log scans read what the whole run left behind: they start once every other test has finished.
     { name: "logs", use: { browserName: "chromium" }, testMatch: "zz-logs.spec.ts", dependencies: ["chromium"] },
-    // `npm run dev` in a browser: compiling pages on demand fills both cores for half a minute and slows every
-    // test beside it, for a check of the development setup that few commits touch. CI runs it (.ci/run);
-    // `npm test` does not (docs/testing.md). `npm run test:dev-server` runs it alone.
+    // CI's (.ci/run, after npm test; docs/testing.md says why): the sweeps over every page, and `npm run dev` in a
+    // browser (compiling pages on demand fills both cores for half a minute, for a check few commits touch);
+    // then the same log scan over what they left.
+    { name: "sweeps", use: { browserName: "chromium" }, testIgnore: ["zz-logs.spec.ts"], grep: /@sweep/ },
     { name: "dev-server", use: { browserName: "chromium" }, testMatch: "dev-server.spec.ts" },
+    {
+      name: "ci-logs",
+      use: { browserName: "chromium" },
+      testMatch: "zz-logs.spec.ts",
+      dependencies: ["sweeps", "dev-server"],
+    },
   ],
   webServer: {
     command: `node tests/e2e/serve.mjs ${port}`,

@@ -73,5 +73,6 @@ if [ "$integration_status" -ne 0 ] || [ "$build_status" -ne 0 ]; then
   exit 1
 fi
 
-# (The development server's test and the upgrade tests are CI's: .ci/run runs them, docs/testing.md says why.)
+# (The sweeps over every page, the development server's test and the upgrade tests are CI's: .ci/run runs them,
+# docs/testing.md says why.)
 step "End-to-end tests";    npx playwright test --project chromium --project logs

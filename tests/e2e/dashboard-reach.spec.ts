@@ -11,6 +11,7 @@ import {
   signUp,
   uniqueEmail,
 } from "./helpers";
+import { SWEEP } from "./sweep";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -63,7 +64,7 @@ async function userWithKeys(page: Page) {
   return (await keyRow(page, LONG_LABEL).getAttribute("data-key-id"))!;
 }
 
-test("no page scrolls sideways on a phone, and nothing focusable is off screen", async ({ page }) => {
+test("no page scrolls sideways on a phone, and nothing focusable is off screen", SWEEP, async ({ page }) => {
   test.setTimeout(180_000);
   const keyId = await userWithKeys(page);
   const team = await personalTeamPath(page);
@@ -101,52 +102,53 @@ test("no page scrolls sideways on a phone, and nothing focusable is off screen",
 
 // One test per screen width, so each keeps its budget on a busy machine.
 for (const viewport of [DESKTOP, PHONE]) {
-  test(`axe finds nothing serious at ${viewport.width}px on the dashboard, key page, activity, account, sign-in, sign-up, forgot password and report a key`, async ({
-    page,
-    browser,
-  }) => {
-    test.setTimeout(180_000);
-    const keyId = await userWithKeys(page);
-    const team = await personalTeamPath(page);
-    const signedIn = [
-      `${team}/members`,
-      "/dashboard",
-      `/dashboard?q=billing`,
-      `/dashboard/keys/${keyId}`,
-      "/dashboard/activity",
-      `${team}/activity?kind=keys`,
-      "/dashboard/teams/new",
-      "/account",
-      "/account/two-factor",
-    ];
-    const signedOut = await browser.newContext();
-    const anonymous = await signedOut.newPage();
-    for (const [tab, hrefs] of [
-      [page, signedIn],
-      [
-        anonymous,
-        ["/sign-in", "/sign-up", "/sign-up/check-inbox", "/forgot-password", "/report-a-key", "/no-such-page"],
-      ],
-    ] as const) {
-      await tab.setViewportSize(viewport);
-      for (const href of hrefs) {
-        await tab.goto(href);
-        await expectAccessibleLightAndDark(tab, `${href} at ${viewport.width}px`);
+  test(
+    `axe finds nothing serious at ${viewport.width}px on the dashboard, key page, activity, account, sign-in, sign-up, forgot password and report a key`,
+    SWEEP,
+    async ({ page, browser }) => {
+      test.setTimeout(180_000);
+      const keyId = await userWithKeys(page);
+      const team = await personalTeamPath(page);
+      const signedIn = [
+        `${team}/members`,
+        "/dashboard",
+        `/dashboard?q=billing`,
+        `/dashboard/keys/${keyId}`,
+        "/dashboard/activity",
+        `${team}/activity?kind=keys`,
+        "/dashboard/teams/new",
+        "/account",
+        "/account/two-factor",
+      ];
+      const signedOut = await browser.newContext();
+      const anonymous = await signedOut.newPage();
+      for (const [tab, hrefs] of [
+        [page, signedIn],
+        [
+          anonymous,
+          ["/sign-in", "/sign-up", "/sign-up/check-inbox", "/forgot-password", "/report-a-key", "/no-such-page"],
+        ],
+      ] as const) {
+        await tab.setViewportSize(viewport);
+        for (const href of hrefs) {
+          await tab.goto(href);
+          await expectAccessibleLightAndDark(tab, `${href} at ${viewport.width}px`);
+        }
       }
-    }
-    await signedOut.close();
-    // States, not only pages: the create dialog open, and the message after a revoke (its link was told apart by
-    // colour alone).
-    await page.goto("/dashboard");
-    await page.getByRole("button", { name: "Create key" }).click();
-    await expect(page.getByRole("dialog", { name: "Create an API key" })).toBeVisible();
-    await expectAccessibleLightAndDark(page, `the create dialog at ${viewport.width}px`);
-    await page.keyboard.press("Escape");
-    const revoke = await rowAction(page, "billing service", "Revoke");
-    await revoke.getByRole("button", { name: "Revoke key" }).click();
-    await expect(page.getByTestId("toast")).toBeVisible();
-    await expectAccessibleLightAndDark(page, `the message after a revoke at ${viewport.width}px`);
-  });
+      await signedOut.close();
+      // States, not only pages: the create dialog open, and the message after a revoke (its link was told apart by
+      // colour alone).
+      await page.goto("/dashboard");
+      await page.getByRole("button", { name: "Create key" }).click();
+      await expect(page.getByRole("dialog", { name: "Create an API key" })).toBeVisible();
+      await expectAccessibleLightAndDark(page, `the create dialog at ${viewport.width}px`);
+      await page.keyboard.press("Escape");
+      const revoke = await rowAction(page, "billing service", "Revoke");
+      await revoke.getByRole("button", { name: "Revoke key" }).click();
+      await expect(page.getByTestId("toast")).toBeVisible();
+      await expectAccessibleLightAndDark(page, `the message after a revoke at ${viewport.width}px`);
+    },
+  );
 }
 
 test.describe("with the keyboard alone", () => {

@@ -9,6 +9,7 @@ import { displayPath, docsPages, docsSections, routeHref } from "../../lib/docs/
 import { errorCodes } from "../../lib/errors/error-catalog";
 import { publicRoutes, routeErrors, routesForPath } from "../../lib/public-api/routes";
 import { expectAccessibleLightAndDark, signUp, uniqueEmail } from "./helpers";
+import { SWEEP } from "./sweep";
 
 const JS_BUDGET_BYTES = 150 * 1024;
 
@@ -347,44 +348,46 @@ async function scriptBytes(page: Page): Promise<{ bytes: number; fromCache: numb
 // (axe's scrollable-region-focusable, found on a route page at 390 px): every page is scanned at both widths.
 for (let start = 0; start < axePages.length; start += AXE_GROUP) {
   const group = axePages.slice(start, start + AXE_GROUP);
-  test(`axe finds nothing serious, light and dark, at 1280 and 390 px, and each docs page ships less than 150 KB of JavaScript: ${group.join(", ")}`, async ({
-    page,
-  }) => {
-    test.setTimeout(180_000);
-    // Nothing comes from the browser's cache, so every script a first visit needs is counted.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    const sizes: Record<string, number> = {};
-    for (const href of group) {
-      await page.goto(href, { waitUntil: "networkidle" });
-      const { bytes, fromCache } = await scriptBytes(page);
-      // The count is a first visit's: the group's later pages share scripts with the first.
-      expect(fromCache, `${href}: scripts from the cache`).toBe(0);
-      sizes[href] = bytes;
-      await expectAccessibleLightAndDark(page, href);
-      // And on a phone: the same page, narrowed without loading it again.
-      await page.setViewportSize({ width: 390, height: 844 });
-      await expectAccessibleLightAndDark(page, `${href} at 390px`);
-      await page.setViewportSize({ width: 1280, height: 800 });
-    }
+  test(
+    `axe finds nothing serious, light and dark, at 1280 and 390 px, and each docs page ships less than 150 KB of JavaScript: ${group.join(", ")}`,
+    SWEEP,
+    async ({ page }) => {
+      test.setTimeout(180_000);
+      // Nothing comes from the browser's cache, so every script a first visit needs is counted.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+      const sizes: Record<string, number> = {};
+      for (const href of group) {
+        await page.goto(href, { waitUntil: "networkidle" });
+        const { bytes, fromCache } = await scriptBytes(page);
+        // The count is a first visit's: the group's later pages share scripts with the first.
+        expect(fromCache, `${href}: scripts from the cache`).toBe(0);
+        sizes[href] = bytes;
+        await expectAccessibleLightAndDark(page, href);
+        // And on a phone: the same page, narrowed without loading it again.
+        await page.setViewportSize({ width: 390, height: 844 });
+        await expectAccessibleLightAndDark(page, `${href} at 390px`);
+        await page.setViewportSize({ width: 1280, height: 800 });
+      }
 
-    // The report holds the landing page too: the framework's own share, to read the docs pages against.
-    mkdirSync(path.join(".test-logs", "docs-js-sizes"), { recursive: true });
-    writeFileSync(
-      path.join(".test-logs", "docs-js-sizes", `group-${start / AXE_GROUP}.json`),
-      `${JSON.stringify(sizes, null, 2)}\n`,
-    );
-    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-    console.log(
-      Object.entries(sizes)
-        .map(([href, bytes]) => `${href}: ${kb(bytes)}`)
-        .join("\n"),
-    );
-    for (const [href, bytes] of Object.entries(sizes)) {
-      // The count read real loads: every page here runs React.
-      expect(bytes, `${href} loaded scripts`).toBeGreaterThan(0);
-      if (docsHrefs.has(href)) expect(bytes, `${href} ships ${kb(bytes)}`).toBeLessThan(JS_BUDGET_BYTES);
-    }
-  });
+      // The report holds the landing page too: the framework's own share, to read the docs pages against.
+      mkdirSync(path.join(".test-logs", "docs-js-sizes"), { recursive: true });
+      writeFileSync(
+        path.join(".test-logs", "docs-js-sizes", `group-${start / AXE_GROUP}.json`),
+        `${JSON.stringify(sizes, null, 2)}\n`,
+      );
+      const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+      console.log(
+        Object.entries(sizes)
+          .map(([href, bytes]) => `${href}: ${kb(bytes)}`)
+          .join("\n"),
+      );
+      for (const [href, bytes] of Object.entries(sizes)) {
+        // The count read real loads: every page here runs React.
+        expect(bytes, `${href} loaded scripts`).toBeGreaterThan(0);
+        if (docsHrefs.has(href)) expect(bytes, `${href} ships ${kb(bytes)}`).toBeLessThan(JS_BUDGET_BYTES);
+      }
+    },
+  );
 }
