@@ -2,7 +2,7 @@
 
 import { useCallback, useMemo, useRef, useState, type ReactNode } from "react";
 import { FormAlert } from "@/components/forms/form-alert";
-import { StepUpContext } from "@/components/forms/step-up-context";
+import { StepUpContext, type StepUpRequest } from "@/components/forms/step-up-context";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
@@ -18,20 +18,23 @@ export interface StepUpMethods {
 /** The dashboard's "confirm it's you" dialog, for every form under it (components/forms/step-up-context.ts). */
 export function StepUpProvider({ methods, children }: { methods: StepUpMethods; children: ReactNode }) {
   const [open, setOpen] = useState(false);
-  const retry = useRef<(() => void) | null>(null);
+  // The request being asked about; returnTo outlives it, for the focus once the dialog has closed.
+  const request = useRef<StepUpRequest | null>(null);
   const returnTo = useRef<HTMLElement | null>(null);
-  const ask = useCallback((next: () => void, focusAfter?: HTMLElement | null) => {
-    retry.current = next;
-    returnTo.current = focusAfter ?? null;
+  const ask = useCallback((next: StepUpRequest) => {
+    request.current = next;
+    returnTo.current = next.returnTo;
     setOpen(true);
   }, []);
   const value = useMemo(() => ({ ask }), [ask]);
-  const confirmed = useCallback(() => {
+  const close = useCallback((then: (asked: StepUpRequest) => void) => {
     setOpen(false);
-    const next = retry.current;
-    retry.current = null;
-    next?.();
+    const asked = request.current;
+    request.current = null;
+    if (asked) then(asked);
   }, []);
+  const confirmed = useCallback(() => close((asked) => asked.retry()), [close]);
+  const cancelled = useCallback(() => close((asked) => asked.onCancel()), [close]);
   return (
     <StepUpContext.Provider value={value}>
       {children}
@@ -39,7 +42,7 @@ export function StepUpProvider({ methods, children }: { methods: StepUpMethods; 
         <StepUpDialog
           methods={methods}
           onConfirmed={confirmed}
-          onCancel={() => setOpen(false)}
+          onCancel={cancelled}
           // Back to the form that asked (Escape too), never to the page's body behind a dialog still open.
           onCloseAutoFocus={(event) => {
             const target = returnTo.current;

@@ -8,12 +8,20 @@ import { createContext, useContext } from "react";
 // user has confirmed: nothing typed is lost. Outside the dashboard there is no
 // dialog, and the refusal's message is all the form shows.
 
-export interface StepUp {
+export interface StepUpRequest {
+  /** Runs once the session is fresh again: the same submission, sent again. */
+  retry: () => void;
   /**
-   * Opens the dialog; `retry` runs once the session is fresh again. When it closes, confirmed or not, focus goes to
-   * `returnTo` (the asking form's submit button): the button that opened it was disabled while the form was sent.
+   * Where focus goes when the dialog closes, confirmed or not (the asking form's submit button): the button that
+   * opened it was disabled while the form was sent.
    */
-  ask: (retry: () => void, returnTo?: HTMLElement | null) => void;
+  returnTo: HTMLElement | null;
+  /** Runs when the person closes the dialog unanswered (Escape or Cancel): the form drops the refusal's message. */
+  onCancel: () => void;
+}
+
+export interface StepUp {
+  ask: (request: StepUpRequest) => void;
 }
 
 export const StepUpContext = createContext<StepUp | null>(null);

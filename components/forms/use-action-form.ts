@@ -1,6 +1,6 @@
 "use client";
 
-import { startTransition, useActionState, useEffect, useEffectEvent, useRef, type FormEvent } from "react";
+import { startTransition, useActionState, useEffect, useEffectEvent, useRef, useState, type FormEvent } from "react";
 import type { ActionState, FormAction } from "@/lib/web/action-result";
 import { useStepUp } from "./step-up-context";
 
@@ -40,16 +40,24 @@ export function useActionForm<T>(
     target?.focus();
   }, [state]);
 
-  // "Confirm it's you": ask, then send the very same submission again.
+  // "Confirm it's you": ask, then send the very same submission again. Closed unanswered (Escape, Cancel), the
+  // refusal is no longer shown: the form is back as it was before it was sent, what was typed included.
   const stepUp = useStepUp();
   const lastSubmission = useRef<FormData | null>(null);
   const askedFor = useRef<ActionState<T>>(null);
+  const [dismissed, setDismissed] = useState<ActionState<T>>(null);
   useEffect(() => {
     if (!state || state.ok || !state.fieldErrors[STEP_UP_FIELD] || askedFor.current === state) return;
     askedFor.current = state;
     const submission = lastSubmission.current;
-    const submit = formRef.current?.querySelector<HTMLElement>("[type='submit']") ?? null;
-    if (stepUp && submission) stepUp.ask(() => startTransition(() => formAction(submission)), submit);
+    const returnTo = formRef.current?.querySelector<HTMLElement>("[type='submit']") ?? null;
+    if (stepUp && submission) {
+      stepUp.ask({
+        retry: () => startTransition(() => formAction(submission)),
+        returnTo,
+        onCancel: () => setDismissed(state),
+      });
+    }
   }, [state, stepUp, formAction]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -60,15 +68,18 @@ export function useActionForm<T>(
     startTransition(() => formAction(formData));
   }
 
+  const shown = state !== null && state === dismissed ? null : state;
   const failed = state && !state.ok ? state : null;
+  const refusal = shown && !shown.ok ? shown : null;
   return {
-    state,
+    /** The last answer, unless it was a "confirm it's you" closed unanswered. */
+    state: shown,
     pending,
     form: { ref: formRef, action: formAction, onSubmit },
     /** What was typed in this field before the last refusal. */
     value: (name: string): string | undefined => failed?.values[name],
     /** The first message for this field from the last refusal. */
-    fieldError: (name: string): string | undefined => failed?.fieldErrors[name]?.[0],
-    error: failed?.error,
+    fieldError: (name: string): string | undefined => refusal?.fieldErrors[name]?.[0],
+    error: refusal?.error,
   };
 }

@@ -2,7 +2,18 @@
 // that last proved itself over 10 minutes ago is asked for the password in a
 // dialog before a rotation, and the rotation then completes with what was chosen.
 import { expect, test } from "@playwright/test";
-import { createKey, keyRow, rowAction, saveNewSecret, signIn, signOut, signUp, uniqueEmail, PASSWORD } from "./helpers";
+import {
+  createKey,
+  expectAccessibleAtBothWidths,
+  keyRow,
+  rowAction,
+  saveNewSecret,
+  signIn,
+  signOut,
+  signUp,
+  uniqueEmail,
+  PASSWORD,
+} from "./helpers";
 import { ageSessions, failedSignIns } from "./e2e-database";
 import { enrolTwoFactor } from "./two-factor-helpers";
 
@@ -23,6 +34,8 @@ test("a production key rotation on a stale session asks for the password first, 
   await expect(confirm.getByRole("alert")).toHaveText(
     "That password is not right. 4 more wrong answers sign this session out.",
   );
+  // The dialog open over the rotation, with its error: light and dark, at 1280 and 390 px.
+  await expectAccessibleAtBothWidths(page, "the fresh sign-in dialog with a wrong answer");
   await confirm.getByLabel("Password").fill(PASSWORD);
   await confirm.getByRole("button", { name: "Confirm" }).click();
 
@@ -31,7 +44,7 @@ test("a production key rotation on a stale session asks for the password first, 
   await expect(keyRow(page, "payments prod").filter({ hasText: "Expiring after rotation" })).toHaveCount(1);
 });
 
-test("Escape in the fresh sign-in dialog goes back to the revoke dialog, focused on its button, and revokes nothing", async ({
+test("Escape in the fresh sign-in dialog goes back to the plain revoke dialog, focused on its button, and revokes nothing", async ({
   page,
 }) => {
   const email = uniqueEmail("step-up-escape");
@@ -42,10 +55,17 @@ test("Escape in the fresh sign-in dialog goes back to the revoke dialog, focused
   await revoke.getByRole("button", { name: "Revoke key" }).click();
   const confirm = page.getByRole("dialog", { name: "Confirm it’s you" });
   await expect(confirm).toBeVisible();
+  // Control: while the question is open, the revoke dialog behind it says why it was asked. (That dialog is hidden
+  // from the accessibility tree while the question is open, so the message is found by its text.)
+  const refusal = page.getByText("Confirm it’s you: changes to production keys need");
+  await expect(refusal).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(confirm).toHaveCount(0);
-  // The revoke dialog is still there, its button focused (not the page's body), and the key still works.
+  // The revoke dialog is still there as it was before the click: no message, its button focused (not the page's
+  // body), and the key still works.
   await expect(revoke).toBeVisible();
+  await expect(refusal).toHaveCount(0);
+  await expect(revoke.getByRole("alert")).toHaveCount(0);
   await expect(revoke.getByRole("button", { name: "Revoke key" })).toBeFocused();
   await expect(keyRow(page, "orders prod")).toContainText("Active");
   // Trying again asks again, and goes through.
