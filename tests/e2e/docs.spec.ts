@@ -8,7 +8,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { displayPath, docsPages, docsSections, routeHref } from "../../lib/docs/nav";
 import { errorCodes } from "../../lib/errors/error-catalog";
 import { publicRoutes, routeErrors, routesForPath } from "../../lib/public-api/routes";
-import { expectAccessibleLightAndDark, signUp, uniqueEmail } from "./helpers";
+import { expectAccessibleAtBothWidths, expectAccessibleLightAndDark, signUp, uniqueEmail } from "./helpers";
 import { SWEEP } from "./sweep";
 
 const JS_BUDGET_BYTES = 150 * 1024;
@@ -196,6 +196,8 @@ test("the search box finds pages, routes and error codes", async ({ page }) => {
 });
 
 test("the search finds sections by their words, and works with the keyboard alone", async ({ page }) => {
+  // Four axe scans of a docs page with the list open, besides the searches.
+  test.setTimeout(180_000);
   await page.goto("/docs");
   const search = page.getByRole("combobox", { name: "Search the docs" });
   const results = page.getByRole("listbox", { name: "Search results" }).getByRole("option");
@@ -222,6 +224,9 @@ test("the search finds sections by their words, and works with the keyboard alon
   await search.fill("rotate");
   await expect(results.first()).toBeVisible();
   await search.press("ArrowDown");
+  await expect(results.nth(0)).toHaveAttribute("aria-selected", "true");
+  // The list open, one result chosen: light and dark, at 1280 and 390 px (resized and restyled, never reloaded).
+  await expectAccessibleAtBothWidths(page, "the docs search's results, one chosen");
   await expect(results.nth(0)).toHaveAttribute("aria-selected", "true");
   await search.press("ArrowDown");
   await expect(results.nth(1)).toHaveAttribute("aria-selected", "true");
