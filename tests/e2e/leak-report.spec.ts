@@ -3,7 +3,7 @@
 // dashboard (with where it was found) until they dismiss the notice.
 import { expect, test } from "@playwright/test";
 import { generateApiKey } from "../../lib/keys/format";
-import { createKey, keyRow, saveNewSecret, signUp, uniqueEmail } from "./helpers";
+import { createKey, expectAccessibleAtBothWidths, keyRow, saveNewSecret, signUp, uniqueEmail } from "./helpers";
 
 test("a stranger reports a key with JavaScript off; the owner sees it revoked and dismisses the notice", async ({
   page,
@@ -55,6 +55,40 @@ test("a stranger reports a key with JavaScript off; the owner sees it revoked an
   await expect(page.getByTestId("activity-row").first()).toContainText(
     "By Keyport, on a report through the public form",
   );
+});
+
+test("a key inside a URL or a log line is read from the paste and stops working; the answer passes axe", async ({
+  page,
+  browser,
+}) => {
+  await signUp(page, uniqueEmail("reported-shapes"));
+  const inUrl = await createKey(page, "callback url");
+  const inLog = await createKey(page, "proxy log");
+  const status = async (secret: string) =>
+    (await page.request.get("/api/v1/models", { headers: { Authorization: `Bearer ${secret}` } })).status();
+  // Control: both keys work until they are reported.
+  expect(await status(inUrl)).toBe(200);
+  expect(await status(inLog)).toBe(200);
+
+  // With JavaScript on (the test above has it off): the answer is the same page either way.
+  const stranger = await browser.newContext();
+  const form = await stranger.newPage();
+  const shapes = [
+    { shape: "a URL", secret: inUrl, pasted: `https://example.com/cb?api_key=${inUrl}` },
+    { shape: "a log line", secret: inLog, pasted: `2026-11-28T05:00:00Z INFO auth header=Bearer ${inLog}` },
+  ];
+  for (const { shape, secret, pasted } of shapes) {
+    await form.goto("/report-a-key");
+    await form.getByLabel("The key you found").fill(pasted);
+    await form.getByRole("button", { name: "Report this key" }).click();
+    await expect(form.getByRole("status"), shape).toContainText(
+      "We read 1 Keyport key in what you pasted. If it was live, it no longer works",
+    );
+    // The answer after a paste: light and dark, at 1280 and 390 px (once is enough: it is the same answer).
+    if (shape === "a URL") await expectAccessibleAtBothWidths(form, "the report page's answer");
+    await expect.poll(() => status(secret), { message: `the key in ${shape}` }).toBe(401);
+  }
+  await stranger.close();
 });
 
 test("a decoy key made in the dashboard never works, and its use shows on the dashboard and in the activity", async ({
