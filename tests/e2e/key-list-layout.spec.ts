@@ -2,7 +2,16 @@
 // broke the layout, the list could not be searched, a label of one zero-width
 // space was accepted, and an inline rename ignored Escape.
 import { expect, test, type Page } from "@playwright/test";
-import { choose, createKey, keyRow, rowAction, signUp, uniqueEmail } from "./helpers";
+import {
+  choose,
+  createKey,
+  expectAccessibleAtBothWidths,
+  keyRow,
+  PERSONAL_KEY_URL,
+  rowAction,
+  signUp,
+  uniqueEmail,
+} from "./helpers";
 
 // 64 characters, the most a label may have, and no space to break at.
 const LONG = `Ω${"abcdefghij".repeat(6)}xyz`;
@@ -19,7 +28,7 @@ async function sideways(page: Page) {
   });
 }
 
-test("a 64-character label without spaces fits the list at 1280 and 390, and the row menu stays in view", async ({
+test("a 64-character label without spaces fits the list at 1280 and 390, the row menu stays in view, and the key's page shows it whole on a phone", async ({
   page,
 }) => {
   expect(LONG).toHaveLength(64);
@@ -43,6 +52,24 @@ test("a 64-character label without spaces fits the list at 1280 and 390, and the
     await expect(label).toBeInViewport();
     await expect(page.getByRole("link", { name: "short one" })).toBeInViewport();
   }
+  // The list holding the long label: light and dark, at 1280 and 390 px.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expectAccessibleAtBothWidths(page, "the key list with a 64-character label");
+
+  // The key's own page on a phone: the whole label shows, wrapped, and nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.getByRole("link", { name: LONG }).click();
+  await expect(page).toHaveURL(PERSONAL_KEY_URL);
+  const title = page.getByRole("heading", { level: 1 });
+  await expect(title).toHaveText(LONG);
+  // Control: the page holds all 64 characters, so the measures below are of the longest label there is.
+  expect((await title.innerText()).replace(/\s/g, "")).toHaveLength(64);
+  await expect(title).toBeInViewport({ ratio: 1 });
+  expect(await title.evaluate((heading) => heading.scrollWidth - heading.clientWidth)).toBe(0);
+  const pageOverflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(pageOverflow, "the key page scrolls sideways at 390").toBe(0);
 });
 
 test("on a phone a row shows the secret's fragment and its last use; at 1280 they have columns", async ({ page }) => {
@@ -139,6 +166,8 @@ test("a label of invisible characters is refused, and Escape cancels an inline r
   await field.fill("\u200B\u200C");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "invisible characters" })).toBeVisible();
+  // The rename refused, its error shown: light and dark, at 1280 and 390 px.
+  await expectAccessibleAtBothWidths(page, "a rename refused");
   await field.fill("typed, then cancelled");
   await field.press("Escape");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("shown label");
