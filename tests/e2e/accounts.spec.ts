@@ -102,7 +102,7 @@ test("sign-up and sign-in work with JavaScript off, and no password reaches a UR
   await context.close();
 });
 
-test("a forgotten password is reset from the mailed link with JavaScript off, and the reset signs nobody in", async ({
+test("a forgotten password is reset from the mailed link with JavaScript off, the reset signs nobody in, and the activity says so", async ({
   browser,
 }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -132,6 +132,13 @@ test("a forgotten password is reset from the mailed link with JavaScript off, an
   await page.getByLabel("Password").fill("tangerine umbrella quartz");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(personalTeamUrl());
+
+  // The account's activity says it in words (lib/activity-events.ts), never as the audit's codes.
+  await page.goto("/account");
+  const rows = page.getByTestId("activity-row");
+  await expect(rows.filter({ hasText: /^Password reset from a mailed link/ })).toHaveCount(1);
+  await expect(rows.first()).toContainText("Signed in");
+  for (const text of await rows.allInnerTexts()) expect(text).not.toMatch(/\bauth\.[a-z_]+/);
   await context.close();
 });
 

@@ -7,7 +7,7 @@ import { expect, test } from "@playwright/test";
 import { createKey, PASSWORD, rowAction, saveNewSecret, signIn, signUp, uniqueEmail } from "./helpers";
 import { codeFrom, scanQrCode } from "./two-factor-helpers";
 
-test("the current password is refused as the new one, and the other browser is told the password changed", async ({
+test("the current password is refused as the new one, the other browser is told the password changed, and the account's activity says so in words", async ({
   page,
   browser,
 }) => {
@@ -34,6 +34,15 @@ test("the current password is refused as the new one, and the other browser is t
   await expect(other.getByRole("status")).toContainText("The account’s password was changed from another browser");
   await expect(other.getByRole("status")).not.toContainText("End all other sessions");
   await other.context().close();
+
+  // The account's activity says what happened in words (lib/activity-events.ts), never as the audit's codes.
+  await page.goto("/account");
+  const rows = page.getByTestId("activity-row");
+  await expect(rows.filter({ hasText: /^Password changed/ })).toHaveCount(1);
+  // Two sign-ins: the account's first session, then the other browser.
+  await expect(rows.filter({ hasText: /^Signed in/ })).toHaveCount(2);
+  for (const text of await rows.allInnerTexts()) expect(text).not.toMatch(/\bauth\.[a-z_]+/);
+  expect(await page.locator("main").innerText()).not.toContain("auth.password_changed");
 });
 
 test("setting up two-factor asks for the app's 6-digit code, and turning it off says it is off", async ({ page }) => {
