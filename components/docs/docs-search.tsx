@@ -47,9 +47,9 @@ export function DocsSearch() {
       .catch(() => setFailed(true));
   }
 
-  // Through the option's own link, so the app's router takes it (and a page that renders the box alone needs none).
+  // Through the option, which is a link, so the app's router takes it (and a page that renders the box alone needs none).
   function go(index: number) {
-    document.getElementById(optionId(index))?.querySelector("a")?.click();
+    document.getElementById(optionId(index))?.click();
   }
 
   function reset() {
@@ -121,19 +121,18 @@ export function DocsSearch() {
         className="mt-2 flex flex-col gap-1 rounded-md border border-zinc-200 bg-white p-2 text-sm shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
       >
         {results.map((entry, index) => (
-          <li
-            key={entry.href}
-            id={optionId(index)}
-            role="option"
-            aria-selected={index === active}
-            data-testid="docs-search-result"
-            className={`rounded ${index === active ? "bg-indigo-100 dark:bg-indigo-950" : "hover:bg-zinc-100 dark:hover:bg-zinc-800"}`}
-          >
+          // The link is the option itself (ARIA allows the role on a link): an option holding a link is a control
+          // inside a control, which screen readers announce badly (axe: nested-interactive).
+          <li key={entry.href} role="none">
             <Link
               href={entry.href}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === active}
+              data-testid="docs-search-result"
               tabIndex={-1}
               onClick={reset}
-              className="flex items-baseline justify-between gap-2 px-1 py-0.5 text-inherit no-underline"
+              className={`flex items-baseline justify-between gap-2 rounded px-1 py-0.5 text-inherit no-underline ${index === active ? "bg-indigo-100 dark:bg-indigo-950" : "hover:bg-zinc-100 dark:hover:bg-zinc-800"}`}
             >
               <span className="min-w-0 wrap-anywhere">
                 {entry.title}
