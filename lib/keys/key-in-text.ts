@@ -3,7 +3,7 @@
 // key-shaped text is (lib/keys/key-shaped.ts), and only a token that passes
 // the checksum counts, so `sk_dev_notes2024.txt` is not one.
 import { parseApiKey } from "./format";
-import { someReading } from "./key-readings";
+import { someReading, utf8Unescaped } from "./key-readings";
 import { KEY_PREFIX } from "./key-shaped";
 
 // Zero-width, so matchAll tries every position; at most 45 characters read at each.
@@ -43,8 +43,12 @@ export function apiKeysIn(text: string): string[] {
  */
 export function holdsApiKey(text: string): boolean {
   // Taken out: white space, characters that show nothing, and what people put between the pieces of something
-  // long (a key split by dashes, dots, commas, slashes; base64 chunks joined by them, or by underscores).
-  const joined = text.replace(SEPARATORS, "");
-  const forms = [text, joined, joined.replace(/_/g, ""), [...joined].reverse().join("")];
+  // long (a key split by dashes, dots, commas, slashes; base64 chunks joined by them, or by underscores). Also from
+  // the text with its percent escapes undone first, since an address keeps them (`s%20k_dev_…`, an attack review).
+  const unescaped = utf8Unescaped(text);
+  const forms = [...new Set([text, unescaped])].flatMap((value) => {
+    const joined = value.replace(SEPARATORS, "");
+    return [value, joined, joined.replace(/_/g, ""), [...joined].reverse().join("")];
+  });
   return forms.some((form) => someReading(form, containsApiKey, { shortest: SHORTEST_KEY }));
 }

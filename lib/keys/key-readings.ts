@@ -71,9 +71,24 @@ function codePoint(code: number): string {
 /** Characters that show nothing (soft hyphen, zero-width ones, the byte order mark): a key can hide between them. */
 const INVISIBLE = /[\u00AD\u200B-\u200F\u2060\uFEFF]/g;
 
+/**
+ * Runs of percent escapes that spell UTF-8 decoded as UTF-8 (`%E2%80%8B` is one zero-width space, not three
+ * Latin-1 characters); a run that is not UTF-8 is left for the byte-by-byte pass. An attack review hid a key in a
+ * reported address as `sk%E2%80%8B_dev_…`.
+ */
+export function utf8Unescaped(value: string): string {
+  return value.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** Percent, %u, backslash, quoted-printable and HTML escapes undone in one pass, each where it stands. */
 function unescaped(value: string): string {
-  return value
+  return utf8Unescaped(value)
     .replace(INVISIBLE, "")
     .replace(
       /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|=([0-9A-F]{2})|&#[xX]([0-9A-Fa-f]{1,6});?|&#([0-9]{1,7});?|&(lowbar|UnderBar|amp|quot|apos);/g,
@@ -84,7 +99,8 @@ function unescaped(value: string): string {
         if (decRef) return codePoint(parseInt(decRef, 10));
         return ENTITIES[name!]!;
       },
-    );
+    )
+    .replace(INVISIBLE, "");
 }
 
 /** Whether a reading looks like text (nine in ten characters printable ASCII): only text is read again. */

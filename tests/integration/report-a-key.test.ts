@@ -204,12 +204,19 @@ describe("reporting a key found in public", () => {
     for (const secret of [live.secret, other]) expect(mail.payload).not.toContain(secret.slice(8));
 
     const escaped = encodeURIComponent(other).replace(/_/g, "%5F");
-    expect(await reportFrom("192.0.2.202", other, `https://pastebin.example/raw/abc?token=${escaped}`)).toMatchObject({
-      ok: false,
-      fieldErrors: {
-        url: ["That address holds an API key in an encoded form: remove the key from it, or leave it empty."],
-      },
-    });
+    // The attack review of issue 35: a percent-escaped zero-width space or space inside the prefix hid a key from
+    // the redaction, and it was kept in the audit row and mailed.
+    for (const hidden of [escaped, other.replace("sk_", "sk%E2%80%8B_"), other.replace("sk_", "s%20k_")]) {
+      expect(
+        await reportFrom(`192.0.2.${counter++}`, other, `https://pastebin.example/raw/abc?token=${hidden}`),
+        hidden.slice(0, 12),
+      ).toMatchObject({
+        ok: false,
+        fieldErrors: {
+          url: ["That address holds an API key in an encoded form: remove the key from it, or leave it empty."],
+        },
+      });
+    }
     expect(afterWork).toHaveLength(0);
   });
 

@@ -61,6 +61,10 @@ describe("holdsApiKey", () => {
       `split by U+${mark.codePointAt(0)!.toString(16).toUpperCase()}`,
       `${KEY.slice(0, 20)}${mark}${KEY.slice(20)}`,
     ]),
+    // The attack review of the report page: in an address, a percent-escaped (UTF-8) zero-width space or space
+    // inside the prefix.
+    ["split by a percent-escaped zero-width space", `https://x.test/?k=${KEY.replace("sk_", "sk%E2%80%8B_")}`],
+    ["split by a percent-escaped space", `https://x.test/?k=${KEY.replace("sk_", "s%20k_")}`],
   ])("finds a key %s", (_how, text) => expect(holdsApiKey(text)).toBe(true));
 
   it("finds none in ordinary values", () => {

@@ -12,7 +12,7 @@ import { requireTeamPage } from "@/lib/web/team-guard";
 import { readTeamPolicy } from "@/lib/teams/policy-store";
 import { activityPath, teamPath } from "@/lib/web/team-paths";
 import { keyListQuerySchema } from "@/lib/keys/filter.schema";
-import { containsApiKey } from "@/lib/keys/key-in-text";
+import { holdsApiKey } from "@/lib/keys/key-in-text";
 import { decoyUses, getKey, listKeys, listReportedLeaks, type DecoyUses } from "@/lib/keys/queries";
 import { displayIp } from "@/lib/format-ip";
 import { absoluteTime } from "@/lib/format-time";
@@ -96,7 +96,9 @@ export default async function TeamKeysPage({
   // A whole key in the search (JavaScript off, or a link someone made) is not searched for, echoed or kept in links.
   // Read before the search is cut to its length (an attack review: a key past the cut lost only its checksum, and
   // its secret part was shown back).
-  const wholeKey = [raw.q].flat().some((text) => typeof text === "string" && containsApiKey(text));
+  // And after it is cleaned: taking a control character out of the middle of a key made it whole again (an attack
+  // review: `sk_dev_…%01…`).
+  const wholeKey = [raw.q, parsed.q].flat().some((text) => typeof text === "string" && holdsApiKey(text));
   const query = wholeKey ? { ...parsed, q: undefined } : parsed;
   if (member.twoFactorMissing)
     return <HeldBackPage teamId={teamId} name={member.team.name} base={base} page={query.page} />;
