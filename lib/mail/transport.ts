@@ -40,9 +40,11 @@ export async function deliver(mail: OutgoingMail): Promise<void> {
   }
   const rendered = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
   mkdirSync(env.MAIL_OUTBOX_DIR, { recursive: true });
-  // A short name: the time, for sorting, and 8 random hex digits, for uniqueness.
+  // A short name: the time, for sorting, and 8 random hex digits, for uniqueness. (turbopackIgnore: the build would
+  // otherwise trace every file already in the outbox into each server route: mail that `npm run dev` or a test wrote
+  // there, as lib/files/store.ts says of the uploads' folder.)
   const file = path.join(
-    env.MAIL_OUTBOX_DIR,
+    /* turbopackIgnore: true */ env.MAIL_OUTBOX_DIR,
     `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`,
   );
   writeFileSync(file, rendered.message as Buffer, { mode: 0o600 });
