@@ -17,6 +17,7 @@ import { gateServices } from "@/lib/public-api/app-gate";
 import { asFetchHandler, createGate } from "@/lib/public-api/gate";
 import { createRuntime, type Runtime } from "@/lib/runtime/create-runtime";
 import { bareAccount } from "../helpers/bare-account";
+import { queuedGeneration } from "../helpers/queued-generation";
 import { parseMetrics, sampleValue, type Sample } from "../helpers/prometheus-text";
 
 // The mail job reads SMTP_URL through getEnv(): here each call reads process.env, so it finds the refusing server.
@@ -120,19 +121,7 @@ describe("GET /metrics on the metrics listener", () => {
     await rt.usage.flush();
 
     // A generation job waiting for a worker (none runs here).
-    const { teamId } = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id }, select: { teamId: true } });
-    await db.generation.create({
-      data: {
-        id: `gen_metrics${randomUUID().replaceAll("-", "")}`.slice(0, 28),
-        teamId,
-        userId: user.id,
-        environment: "dev",
-        apiKeyId: key.id,
-        model: "aurora-image-2",
-        prompt: "a lighthouse",
-        status: "queued",
-      },
-    });
+    await queuedGeneration(user.id, key.id);
 
     // A mail the SMTP server refuses: queued, then given up on by this instance's job.
     const to = `metrics.${randomUUID()}@example.com`;

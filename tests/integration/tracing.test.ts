@@ -24,6 +24,7 @@ import { defineAction } from "@/lib/web/define-action";
 import { bareAccount } from "../helpers/bare-account";
 import { formOf } from "../helpers/next-request";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../helpers/otlp-receiver";
+import { queuedGeneration } from "../helpers/queued-generation";
 
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
 vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
@@ -133,20 +134,7 @@ describe("traces, with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
 
   it("make each background job's run and each server action a trace of its own", async () => {
     const { user, key } = await keyFor("generations");
-    const { teamId } = await db.apiKey.findUniqueOrThrow({ where: { publicId: key.id }, select: { teamId: true } });
-    const generationId = `gen_trace${randomUUID().replaceAll("-", "")}`.slice(0, 28);
-    await db.generation.create({
-      data: {
-        id: generationId,
-        teamId,
-        userId: user.id,
-        environment: "dev",
-        apiKeyId: key.id,
-        model: "aurora-image-2",
-        prompt: "a lighthouse",
-        status: "queued",
-      },
-    });
+    const generationId = await queuedGeneration(user.id, key.id);
     const worker = new GenerationWorker({ db, tracer: traced.tracing });
     const { lines } = await logged(() => worker.drain());
 
