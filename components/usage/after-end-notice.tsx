@@ -12,7 +12,12 @@ function endedBy(key: Pick<KeyView, "status" | "successor" | "revokedAt">): stri
 
 export function afterEndText(key: Pick<KeyView, "status" | "successor" | "revokedAt">, use: AfterEndUse): string {
   const times = use.count === 1 ? "once" : `${use.count} times`;
-  return `Used ${times} ${endedBy(key)}, last from ${displayIp(use.lastIp)} at ${absoluteTime(use.lastAt)}`;
+  // Without an address the request log kept none of the last hour's uses (a flood filled it): the hour is all we know.
+  const last =
+    use.lastIp === null
+      ? `last in the hour from ${absoluteTime(use.lastAt)}`
+      : `last from ${displayIp(use.lastIp)} at ${absoluteTime(use.lastAt)}`;
+  return `Used ${times} ${endedBy(key)}, ${last}`;
 }
 
 /**

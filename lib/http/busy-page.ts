@@ -11,7 +11,10 @@ import { smallPage } from "./screen-request.mjs";
 // request to Next through this listener, which answers such a 500 with 503,
 // Retry-After and a page that says to try again. Any other 500 is left as
 // Next wrote it. A browser running the page's script sees the error page of
-// app/error.tsx instead (its server action or navigation got this page).
+// app/error.tsx instead (its navigation got this page). A server action answers
+// a busy database itself, in its form, what was typed kept
+// (lib/web/define-action.ts): only the page drawn after a plain form post can
+// still end here.
 
 type NextHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 

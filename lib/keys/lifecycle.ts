@@ -28,6 +28,7 @@ import {
   ruleAllowsReplacement,
 } from "../teams/policies";
 import { readTeamPolicy } from "../teams/policy-store";
+import { lockTeam } from "../teams/team-lock";
 import { canManageKey, can, serviceAccountKeyPermission, type Role } from "../teams/roles";
 import { serviceAccountInTeam } from "../teams/service-accounts";
 import { keyDigest } from "./digest";
@@ -75,7 +76,7 @@ export interface RotatedKey extends IssuedKey {
  * account row (lib/audit.ts): one order, team then account, so no deadlock.
  */
 async function lockTeamKeys(tx: Tx, teamId: string, now: Date) {
-  await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: now } });
+  await lockTeam(tx, teamId, now);
 }
 
 /** The team a key belongs to, or "not found"; a key never changes team, so this is read before the lock. */
@@ -290,9 +291,7 @@ export async function createKey(
   refuseLimitAboveDefault(restrictions, input.environment, policy);
   const teamId = input.teamId ?? (await personalTeamOf(actor.userId)).team.id;
   const issued = await db.$transaction(async (tx) => {
-    await lockTeamKeys(tx, teamId, now).catch(() => {
-      throw teamNotFound();
-    });
+    await lockTeamKeys(tx, teamId, now);
     // The role as it is now, under the team's lock: a role changed a moment ago is the one that counts.
     const member = await memberById(actor.userId, teamId, tx);
     if (!member) throw teamNotFound();

@@ -12,6 +12,7 @@ import { isTokenShaped, newToken, tokenDigest } from "../security/token";
 import { memberById, requirePermission, teamNotFound } from "./membership";
 import { refuseOverOwnedTeams } from "./members";
 import { isRole, ROLES, type Role } from "./roles";
+import { lockTeam } from "./team-lock";
 
 // Invitations by mail: an admin (an owner, for the owner role) invites an
 // address with a role; the mail's link works for 7 days, once, and only for a
@@ -39,12 +40,6 @@ export const INVITATION_EXPIRED = "This invitation has expired. Ask the team for
 export const INVITATION_USED = "This invitation was already used.";
 
 const pendingWhere = (now: Date) => ({ acceptedAt: null, revokedAt: null, expiresAt: { gt: now } });
-
-async function lockTeam(tx: Tx, teamId: string) {
-  await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
-    throw teamNotFound();
-  });
-}
 
 /** The person's right to invite (or re-send, or withdraw) for this role; the operator passes. */
 async function authorise(tx: Tx, actor: Actor, teamId: string, role: Role) {

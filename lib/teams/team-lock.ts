@@ -11,11 +11,14 @@ import { memberById, teamNotFound, type TeamMember } from "./membership";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-/** The team's row lock; a team that is gone is "not found". */
-export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
-  await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
-    throw teamNotFound();
-  });
+/**
+ * The team's row lock; a team that is gone is "not found". Counted rather than caught: a failed update (a database
+ * too busy to take it in time) goes on as it was, never as "not found" (it did, and a busy database then told a
+ * person making a key that their own team was gone, instead of "busy, try again").
+ */
+export async function lockTeam(tx: Tx, teamId: string, now = new Date()): Promise<void> {
+  const { count } = await tx.team.updateMany({ where: { id: teamId }, data: { keysChangedAt: now } });
+  if (count === 0) throw teamNotFound();
 }
 
 /** The acting person's membership, checked by `needs`; null for the operator, whom no role limits. */

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db";
-import type { ErrorCode } from "../errors/error-catalog";
+import { afterEndCounts } from "./after-end";
 import { hourOf, STATUS_CLASSES, type StatusClass } from "./event";
 import { rangeStart, type UsageRange } from "./usage-range";
 
@@ -9,10 +9,8 @@ import { rangeStart, type UsageRange } from "./usage-range";
 // revocation come from the hourly aggregates, which count every request (the
 // request log keeps 120 a key and minute: a flood just before a revocation
 // hid every use after it) and cover the whole range even past the log's
-// retention; the client IPs come from the request log.
-
-/** The answers a key gets once it no longer works: each counts as a use after revocation (or expiry). */
-const AFTER_REVOCATION_CODES = ["revoked_api_key", "expired_api_key"] as const satisfies readonly ErrorCode[];
+// retention; the client IPs come from the request log. The uses after
+// revocation are counted as the dashboard counts them (lib/usage/after-end.ts).
 
 export interface KeyUsageSummary {
   /** The start of the range as the dashboard draws it (rangeStart): the log and the aggregates read the same span. */
@@ -45,10 +43,7 @@ export async function keyUsageSummary(
       _sum: { count: true },
     }),
     db.usageEvent.groupBy({ by: ["ip"], where: { keyId, createdAt: { gte: since } }, _count: { _all: true } }),
-    db.usageErrorHourly.aggregate({
-      where: { keyId, hour: { gte: firstHour }, errorCode: { in: [...AFTER_REVOCATION_CODES] } },
-      _sum: { count: true },
-    }),
+    afterEndCounts(db, [keyId], since),
   ]);
 
   const byStatusClass = Object.fromEntries(STATUS_CLASSES.map((name) => [name, 0])) as Record<StatusClass, number>;
@@ -64,6 +59,6 @@ export async function keyUsageSummary(
     byStatusClass,
     byRoute: descending(byRoute),
     byIp: descending(ips.map((row) => [row.ip, row._count._all])),
-    afterRevocation: afterRevocation._sum.count ?? 0,
+    afterRevocation: afterRevocation.get(keyId)?.count ?? 0,
   };
 }

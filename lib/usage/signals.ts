@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "../db";
 import { normalizeScopes, SCOPE_NAMES, type Scope } from "../keys/scopes";
-import { hourOf } from "./event";
+import { AFTER_END_CODES, afterEndCounts } from "./after-end";
+import { hourOf, hourStart } from "./event";
 import { ownedKeyRows } from "./owned-key";
 
 // What a key's usage says about it, for the key page and the list: use after
@@ -9,40 +10,32 @@ import { ownedKeyRows } from "./owned-key";
 // used. Every function takes the team's id and public key ids, and
 // resolves them to rows itself, so another team's key reads as nothing.
 
-/** The answers of a key that no longer works: it was tried after it was revoked or expired. */
-const ENDED_CODES = ["revoked_api_key", "expired_api_key"];
-
 export interface AfterEndUse {
+  /** Every request after the key stopped working (lib/usage/after-end.ts: the hourly counts, which miss none). */
   count: number;
+  /** The last one's time as the request log kept it; the start of its hour when the log kept none of that hour. */
   lastAt: Date;
-  lastIp: string;
+  /** The last one's address, as the request log kept it; null when it kept none of the newest hour with such a use. */
+  lastIp: string | null;
 }
 
 /** By public key id: how often each key was tried after it stopped working, and the last time and address. */
 export async function triedAfterEnd(teamId: string, publicIds: readonly string[]): Promise<Map<string, AfterEndUse>> {
   const keys = await ownedKeyRows(teamId, publicIds);
+  const counts = await afterEndCounts(db, [...keys.keys()]);
   const result = new Map<string, AfterEndUse>();
-  if (keys.size === 0) return result;
-  // By row ids alone (checked above): the user's index would read every row of the account.
-  const where = { keyId: { in: [...keys.keys()] }, errorCode: { in: ENDED_CODES } };
-  const counts = await db.usageEvent.groupBy({
-    by: ["keyId"],
-    where,
-    _count: { _all: true },
-    _max: { createdAt: true },
-  });
-  for (const row of counts) {
-    const lastAt = row._max.createdAt;
-    if (!lastAt) continue;
+  for (const [keyId, { count, lastHour }] of counts) {
+    // The address is the request log's alone, and only from the hour of the last use: an older row would name a
+    // time and place that were not the last (the log keeps 120 rows a key and minute, and 30 days).
     const last = await db.usageEvent.findFirst({
-      where: { ...where, keyId: row.keyId },
+      where: { keyId, errorCode: { in: [...AFTER_END_CODES] }, createdAt: { gte: hourStart(lastHour) } },
       orderBy: { createdAt: "desc" },
       select: { ip: true, createdAt: true },
     });
-    result.set(keys.get(row.keyId)!, {
-      count: row._count._all,
-      lastAt: last?.createdAt ?? lastAt,
-      lastIp: last?.ip ?? "",
+    result.set(keys.get(keyId)!, {
+      count,
+      lastAt: last?.createdAt ?? hourStart(lastHour),
+      lastIp: last?.ip ?? null,
     });
   }
   return result;

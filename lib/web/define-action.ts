@@ -25,9 +25,9 @@ import { memberBySlug, TEAM_NOT_FOUND, type TeamMember } from "../teams/membersh
 // unless the person is in it; a change that needs a fresh sign-in is refused
 // without one (checked here, on the server, whatever the dialog did); then the
 // work runs. A DomainError becomes the form's error (on its field),
-// a full queue of password checks "busy"; anything else is logged and
-// answered with a generic error; a redirect passes through. Secrets (passwords,
-// codes, a pasted key) are never echoed back into the form.
+// a full queue of password checks or a busy database "busy"; anything else is
+// logged and answered with a generic error; a redirect passes through. Secrets
+// (passwords, codes, a pasted key) are never echoed back into the form.
 
 export type ActionAccess = "session" | "public";
 
@@ -63,6 +63,15 @@ export interface ActionSpec<S extends z.ZodType, T, A extends ActionAccess> {
   run(context: ActionContext<z.output<S>, A>): Promise<T>;
 }
 
+/**
+ * A database too busy to take a query in time (lib/database-busy.ts), at any step: the form's error, what was
+ * typed kept. It does not say "nothing was changed": each domain change is one transaction (its audit row inside),
+ * so the change the form asked for was rolled back or never began, but a few actions take steps one after another
+ * (sign-in counts the attempt before the session; confirming a sign-up spends the link before the account is made;
+ * an invitation's sign-up makes the account before joining the team), and a busy database can stop them between two.
+ */
+export const DATABASE_BUSY_MESSAGE = "Keyport is busy right now and could not finish this. Try again in a few seconds.";
+
 /** A marker on every action made here: tests/integration/action-wrapper.test.ts finds each export wears it. */
 export const DEFINED_ACTION = Symbol.for("keyport.defined-action");
 
@@ -81,8 +90,16 @@ export function defineAction<S extends z.ZodType, T, A extends ActionAccess>(
       span?.set({ "keyport.action.outcome": result.ok ? "ok" : "refused" });
       return result;
     } catch (error) {
-      // Next's own (a redirect) is no failure; anything else thrown on (a busy database) is.
+      // Next's own (a redirect) is no failure.
       unstable_rethrow(error);
+      // Overload, not a fault, wherever it struck (the session guard reads the database as the work does): answered
+      // here rather than thrown on, so the form keeps what was typed, with script or without (a plain post gets the
+      // page again with this error, not the 503 page of lib/http/busy-page.ts).
+      if (isDatabaseBusy(error)) {
+        span?.set({ "keyport.action.outcome": "busy" });
+        log.warn("action.database_busy", { trace_id: span?.traceId });
+        return failure(DATABASE_BUSY_MESSAGE, formData, { omit: spec.secrets ?? [] });
+      }
       span?.fail(errorType(error));
       throw error;
     } finally {
@@ -142,8 +159,7 @@ async function answer<S extends z.ZodType, T, A extends ActionAccess>(
       return failure(error.message, formData, { fieldErrors: field ? { [field]: [error.message] } : {}, omit });
     }
     if (error instanceof PasswordCheckBusy) return failure(BUSY_MESSAGE, formData, { omit });
-    // No database connection (or SQLite's write lock) in time: overload, not a fault. Thrown on, so the
-    // server answers 503 with Retry-After and a page that says so (lib/http/busy-page.ts).
+    // No database connection (or SQLite's write lock) in time: answered by the wrapper's outer catch, above.
     if (isDatabaseBusy(error)) throw error;
     span?.fail(errorType(error));
     log.error(spec.failureEvent ?? "action.failed", {

@@ -10,7 +10,7 @@ function open(options?: Database.Options) {
 }
 
 /** A time written the way Prisma's SQLite adapter wrote `sample` (milliseconds, or ISO text with its zone). */
-function likeStored(sample: string | number, ms: number): string | number {
+export function likeStored(sample: string | number, ms: number): string | number {
   if (typeof sample === "number") return ms;
   const iso = new Date(ms).toISOString();
   return sample.endsWith("Z") ? iso : `${iso.slice(0, -1)}${sample.slice(-6)}`;

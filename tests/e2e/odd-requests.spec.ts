@@ -4,6 +4,7 @@ import { request as httpRequest } from "node:http";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { generateApiKey } from "../../lib/keys/format";
+import { likeStored } from "./e2e-database";
 import { createKey, PASSWORD, signUp, uniqueEmail } from "./helpers";
 import { startOwnServer } from "./own-server";
 
@@ -259,7 +260,15 @@ test("a server action whose body cannot be read is 400 with a small page; a well
   expect(answered.body).toContain("Enter your email address.");
 });
 
-test("a database too busy to answer in time: 503 with Retry-After on the public API, a try-again page in the app", async ({
+/** Makes every session in `database` look last seen `ms` ago. */
+function ageLastSeen(database: Database.Database, ms: number) {
+  const sample = database.prepare(`SELECT "lastSeenAt" AS "value" FROM "Session" LIMIT 1`).get() as {
+    value: string | number;
+  };
+  database.prepare(`UPDATE "Session" SET "lastSeenAt" = ?`).run(likeStored(sample.value, Date.now() - ms));
+}
+
+test("a database too busy to answer in time: a form says so and keeps what was typed, a page and the public API answer 503", async ({
   page,
   browser,
 }) => {
@@ -269,32 +278,48 @@ test("a database too busy to answer in time: 503 with Retry-After on the public 
   try {
     await signUp(page, uniqueEmail("busy"), PASSWORD, server.baseUrl, server.outbox);
     const secret = await createKey(page, "busy");
+    const scripted = uniqueEmail("busy-second");
     await page.goto(`${server.baseUrl}/sign-up`);
-    await page.getByLabel("Email").fill(uniqueEmail("busy-second"));
+    await page.getByLabel("Email").fill(scripted);
     await page.getByLabel("Password").fill(PASSWORD);
     const withoutScript = await browser.newContext({ javaScriptEnabled: false });
     const plain = await withoutScript.newPage();
+    const plainEmail = uniqueEmail("busy-third");
     await plain.goto(`${server.baseUrl}/sign-up`);
-    await plain.getByLabel("Email").fill(uniqueEmail("busy-third"));
+    await plain.getByLabel("Email").fill(plainEmail);
     await plain.getByLabel("Password").fill(PASSWORD);
 
-    // Another process holds SQLite's one write lock past DATABASE_TIMEOUT_MS.
     const holder = new Database(server.databaseFile);
+    // The signed-in session last seen two minutes ago: its next page records activity, a write.
+    ageLastSeen(holder, 2 * 60_000);
+    // Another process holds SQLite's one write lock past DATABASE_TIMEOUT_MS.
     holder.exec("BEGIN IMMEDIATE");
     try {
-      // Without script, the browser shows the server's page.
+      // Without script, the browser posts the form and gets the page again: the error, the email (never the password).
       const [answer] = await Promise.all([
         plain.waitForResponse((response) => response.request().method() === "POST"),
         plain.getByRole("button", { name: "Create account" }).click(),
       ]);
-      expect(answer.status()).toBe(503);
-      expect(answer.headers()["retry-after"]).toBe("5");
-      await expect(plain.getByRole("heading", { name: "Keyport is busy" })).toBeVisible();
-      await expect(plain.getByText("try again in a few seconds")).toBeVisible();
+      expect(answer.status()).toBe(200);
+      await expect(plain.locator("form").getByRole("alert")).toHaveText(
+        /^Keyport is busy right now and could not finish this\. Try again in a few seconds\.$/,
+      );
+      await expect(plain.getByLabel("Email")).toHaveValue(plainEmail);
+      await expect(plain.getByLabel("Password")).toHaveValue("");
 
-      // With script, the server action's page gets the busy answer and shows the app's error page.
+      // With script, the same error, and the form as it was typed, password too (it stayed in the browser).
       await page.getByRole("button", { name: "Create account" }).click();
-      await expect(page.getByRole("heading", { name: "Keyport could not answer that" })).toBeVisible();
+      await expect(page.locator("form").getByRole("alert")).toHaveText(
+        /^Keyport is busy right now and could not finish this\. Try again in a few seconds\.$/,
+      );
+      await expect(page.getByLabel("Email")).toHaveValue(scripted);
+      await expect(page.getByLabel("Password")).toHaveValue(PASSWORD);
+
+      // A page that cannot be drawn without the database: the server's busy page.
+      const dashboard = await page.request.get(`${server.baseUrl}/dashboard`, { maxRedirects: 0 });
+      expect(dashboard.status()).toBe(503);
+      expect(dashboard.headers()["retry-after"]).toBe("5");
+      expect(await dashboard.text()).toContain("Keyport is busy");
 
       // The public API says the same in its own shape.
       const api = await fetch(`${server.baseUrl}/api/v1/apps/poster-studio/generations`, {
@@ -307,13 +332,21 @@ test("a database too busy to answer in time: 503 with Retry-After on the public 
       expect((await api.json()).error.code).toBe("service_unavailable");
     } finally {
       holder.exec("ROLLBACK");
-      holder.close();
       await withoutScript.close();
     }
-    // Once the database is free, the same form goes through.
-    await page.getByRole("button", { name: "Try again" }).click();
-    await page.getByLabel("Email").fill(uniqueEmail("busy-again"));
-    await page.getByLabel("Password").fill(PASSWORD);
+    try {
+      // Nothing was written for either form: no pending sign-up, no mail.
+      const written = holder
+        .prepare(
+          `SELECT (SELECT COUNT(*) FROM "PendingSignUp" WHERE "email" IN (?, ?)) +
+                  (SELECT COUNT(*) FROM "MailMessage" WHERE "recipient" IN (?, ?)) AS "n"`,
+        )
+        .get(scripted, plainEmail, scripted, plainEmail) as { n: number };
+      expect(written.n).toBe(0);
+    } finally {
+      holder.close();
+    }
+    // Once the database is free, the same form goes through as it stands: nothing to type again.
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page).toHaveURL(/\/sign-up\/check-inbox$/);
   } finally {

@@ -3,49 +3,17 @@
 // full) or for the write lock (SQLite) longer than DATABASE_TIMEOUT_MS is
 // answered 503 service_unavailable with Retry-After, never 500, and the same
 // request succeeds once the database is free again.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAccount } from "@/lib/auth/accounts";
-import { db, dbProvider } from "@/lib/db";
-import { sqliteFile } from "@/lib/db-target";
 import { createKey } from "@/lib/keys/lifecycle";
 import { handlePublicRequest } from "@/lib/public-api/app-gate";
+import { holdTheDatabase } from "../helpers/hold-database";
 
 // Read when this file's runtime is made, on its first query: a pool of one connection, and a short wait.
 vi.hoisted(() => {
   process.env.DATABASE_POOL_SIZE = "1";
   process.env.DATABASE_TIMEOUT_MS = "300";
 });
-
-/** Takes what the next write needs and keeps it until the returned function is called. */
-async function holdTheDatabase(): Promise<() => Promise<void>> {
-  if (dbProvider() === "sqlite") {
-    const other = new Database(sqliteFile(process.env.DATABASE_URL!, process.cwd()));
-    other.exec("BEGIN IMMEDIATE"); // SQLite's one write lock
-    return async () => {
-      other.exec("ROLLBACK");
-      other.close();
-    };
-  }
-  // The ORM pool's only connection, held by a transaction that waits.
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let started!: () => void;
-  const holding = new Promise<void>((resolve) => (started = resolve));
-  const transaction = db.$transaction(
-    async (tx) => {
-      await tx.$queryRaw`SELECT 1`;
-      started();
-      await released;
-    },
-    { timeout: 30_000 },
-  );
-  await holding;
-  return async () => {
-    release();
-    await transaction;
-  };
-}
 
 function createGeneration(secret: string) {
   return handlePublicRequest(

@@ -6,13 +6,15 @@ import { createMigratedTestDatabase } from "../helpers/test-database";
 
 // No bearer secret at rest: after a full flow (sign-up, sign-in, a key, a
 // password reset link, a sign-up link, a sign-in waiting for its two-factor
-// code, a GitHub account linked, sign-ins from a client that sends the key in
-// its user agent), every value in every table, and every token- or key-shaped
-// piece of one, is tried as a session cookie, an API key, a reset link, a
-// sign-up link and a pending sign-in, through the code that accepts each. None
-// works. GitHub's tokens only GitHub could try: no table holds them at all. A
-// control shows each secret working where it belongs, and another that the
-// scan finds one planted in a table.
+// code, recovery codes, a GitHub account linked, sign-ins from a client that
+// sends the key in its user agent, a team's invitation, a production key
+// requested, approved and revealed), every value in every table, and every
+// token-, key-, code- or cookie-shaped piece of one, is tried as a session
+// cookie, an API key, a reset link, a sign-up link, a pending sign-in, an
+// invitation's link, a recovery code and a device cookie, through the code
+// that accepts each. None works. GitHub's tokens only GitHub could try: no
+// table holds them at all. A control shows each secret working where it
+// belongs, and another that the scan finds each of them planted in a table.
 vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
 vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
@@ -40,7 +42,18 @@ const { newTotpSecret } = await import("@/lib/auth/two-factor/totp");
 const { createKeyAction } = await import("@/lib/web/actions/keys");
 const { verifyApiKey } = await import("@/lib/keys/verify");
 const { db } = await import("@/lib/db");
+const { getEnv } = await import("@/lib/env");
 const { open, seal } = await import("@/lib/security/encryption");
+const { deviceIdFor } = await import("@/lib/auth/device-cookie");
+const { replaceRecoveryCodes } = await import("@/lib/auth/two-factor/enrolment");
+const { normaliseRecoveryCode, recoveryCodeDigest } = await import("@/lib/auth/two-factor/verify");
+const { findInvitation, inviteMember } = await import("@/lib/teams/invitations");
+const { addMember, createTeam } = await import("@/lib/teams/members");
+const { setTeamPolicy } = await import("@/lib/teams/policy-store");
+const { decideKeyRequest, requestProductionKey, revealRequestedKey } = await import("@/lib/keys/key-requests");
+const { UNRESTRICTED } = await import("@/lib/keys/restrictions");
+const { mailedInvitationToken } = await import("../helpers/invitation-mail");
+const { operator, person } = await import("../helpers/team-people");
 
 afterAll(async () => {
   await db.$disconnect();
@@ -83,6 +96,9 @@ async function linkToken(kind: string, to: string): Promise<string> {
   return new URL(open(mail.sealedLink!, "mail-link")!).searchParams.get("token")!;
 }
 
+/** The addresses of this file's accounts: a device cookie is signed for one of them. */
+const EMAILS = ["owner@example.com", "newcomer@example.com", "guarded@example.com", "developer@example.com"];
+
 const works: Record<string, (value: string) => Promise<boolean>> = {
   "a session cookie": async (value) => (await readSession(value)) !== null,
   "an API key": async (value) => {
@@ -95,6 +111,14 @@ const works: Record<string, (value: string) => Promise<boolean>> = {
     request.cookies = new Map([["keyport.sign-in", value]]);
     return (await currentPendingSignIn()) !== null;
   },
+  // Any invitation the token names, pending or spent: a withdrawn or used link is still one that was mailed.
+  "an invitation's link": async (value) => (await findInvitation(value)).state !== "unknown",
+  // Looked up, not spent: the scan must leave the codes as they were.
+  "a recovery code": async (value) => {
+    const code = normaliseRecoveryCode(value);
+    return code !== null && (await db.recoveryCode.count({ where: { digest: recoveryCodeDigest(code) } })) > 0;
+  },
+  "a device cookie": async (value) => EMAILS.some((email) => deviceIdFor(value, email, getEnv().AUTH_SECRET!) !== null),
 };
 
 /** Every string stored in every table, with where it was. */
@@ -118,11 +142,16 @@ async function storedValues(): Promise<Map<string, string>> {
   return values;
 }
 
-/** Each stored value, and each token- or key-shaped piece of one (a secret inside JSON, a URL, a log line). */
+// The shapes of the secrets: an API key, a 32-byte token (cookies and links), a recovery code as shown (dashes,
+// any case), and a device cookie (version, random part, issue time, signature).
+const SECRET_SHAPES =
+  /sk_(?:dev|prod)_[0-9A-Za-z]{38}|[A-Za-z0-9_-]{43}|[A-Za-z2-7]{4}(?:-[A-Za-z2-7]{4}){3}|1\.[A-Za-z0-9_-]{22}\.[0-9a-z]{1,9}\.[A-Za-z0-9_-]{43}/g;
+
+/** Each stored value, and each secret-shaped piece of one (a secret inside JSON, a URL, a log line). */
 function candidates(values: Map<string, string>): Map<string, string> {
   const found = new Map(values);
   for (const [value, where] of values) {
-    for (const piece of value.match(/sk_(?:dev|prod)_[0-9A-Za-z]{38}|[A-Za-z0-9_-]{43}/g) ?? []) {
+    for (const piece of value.match(SECRET_SHAPES) ?? []) {
       if (!found.has(piece)) found.set(piece, `${where} (inside)`);
     }
   }
@@ -141,7 +170,10 @@ async function whatWorks(values: Map<string, string>): Promise<string[]> {
 
 describe(`secrets at rest (${database.provider})`, () => {
   const owner = browser("192.0.2.10");
+  // Each secret the flow handed out, by what it is (a kind of `works`).
   const secrets: Record<string, string> = {};
+  // More secrets of a kind already there, by name: [name, kind, value].
+  const more: [string, string, string][] = [];
 
   it("none of them, in any table, after a full flow; each works where it belongs", async () => {
     const email = "owner@example.com";
@@ -207,23 +239,61 @@ describe(`secrets at rest (${database.provider})`, () => {
       userId: ownerId,
     });
 
+    // The browsers that signed in hold a device cookie for their address (lib/auth/device-cookie.ts).
+    secrets["a device cookie"] = laptop.jar.get("keyport.device")!;
+    // Two-factor's recovery codes, shown once: each stands in for the app's code, once.
+    const codes = await replaceRecoveryCodes(person(guarded.userId), "guarded@example.com");
+    secrets["a recovery code"] = codes![0]!;
+    codes!.slice(1).forEach((code, i) => more.push([`recovery code ${i + 1}`, "a recovery code", code]));
+    more.push(["a recovery code without its dashes", "a recovery code", codes![0]!.replaceAll("-", "")]);
+
+    // A team of the owner's: an invitation mailed, and a production key asked for, approved and revealed.
+    const team = await createTeam(person(ownerId), { name: "Billing" });
+    await inviteMember(person(ownerId), team.id, { email: "invitee@example.com", role: "developer" });
+    secrets["an invitation's link"] = await mailedInvitationToken("invitee@example.com");
+    const developer = await createAccount("developer@example.com", PASSWORD);
+    if (!developer.ok) throw new Error(developer.error);
+    await addMember(operator(ownerId), team.id, developer.userId, "developer");
+    await setTeamPolicy(person(ownerId), team.id, { productionKeys: "approval" });
+    const asked = await requestProductionKey(person(developer.userId), team.id, {
+      label: "payments",
+      expiresAt: null,
+      restrictions: UNRESTRICTED,
+      reason: "Payments go live.",
+    });
+    await decideKeyRequest(person(ownerId), team.id, asked.id, { approve: true, comment: null });
+    const revealed = await revealRequestedKey(person(developer.userId), team.id, asked.id);
+    more.push(["a requested key, revealed", "an API key", revealed.secret]);
+    await settleAfterWork();
+
     // Controls: each secret works as what it is, so a probe that could never pass would show here.
-    for (const [kind, secret] of Object.entries(secrets)) expect(await works[kind]!(secret), kind).toBe(true);
+    const all: [string, string, string][] = [
+      ...Object.entries(secrets).map(([kind, value]): [string, string, string] => [kind, kind, value]),
+      ...more,
+    ];
+    expect(Object.keys(secrets).sort()).toEqual(Object.keys(works).sort());
+    for (const [name, kind, secret] of all) expect(await works[kind]!(secret), name).toBe(true);
 
     const values = await storedValues();
     expect(values.size).toBeGreaterThan(50);
     expect(await whatWorks(values)).toEqual([]);
     const everything = [...values.keys()].join("\n");
-    for (const [kind, secret] of Object.entries(secrets)) expect(everything, kind).not.toContain(secret);
+    for (const [name, , secret] of all) expect(everything, name).not.toContain(secret);
     for (const [field, token] of Object.entries(githubTokens)) expect(everything, field).not.toContain(token);
   }, 60_000);
 
-  it("finds a secret planted in a table: the scan can fail", async () => {
+  it("finds each kind of secret planted in a table: the scan can fail", async () => {
     const session = await db.session.findFirstOrThrow();
+    // One of each kind, inside a value as a careless client or log line would put them.
     await db.session.update({
       where: { id: session.id },
-      data: { userAgent: `Firefox ${secrets["a session cookie"]}` },
+      data: { userAgent: `Firefox ${Object.values(secrets).join(" ")}` },
     });
-    expect(await whatWorks(await storedValues())).toEqual(["Session.userAgent (inside) works as a session cookie"]);
+    const found = await whatWorks(await storedValues());
+    expect(found.sort()).toEqual(
+      Object.keys(works)
+        .map((kind) => `Session.userAgent (inside) works as ${kind}`)
+        .sort(),
+    );
   });
 });

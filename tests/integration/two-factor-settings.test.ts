@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { request } from "../helpers/next-request";
+import { enrolTwoFactor } from "../helpers/two-factor-enrolment";
 
 // Turning two-factor on and off from the account page, with the actions
 // called directly: both need a fresh sign-in, and a code to turn it off is
@@ -20,7 +21,6 @@ const { db } = await import("@/lib/db");
 
 const PASSWORD = "a long enough password";
 const STALE = STEP_UP_WINDOW_MS + 60_000;
-const STEP = 30_000;
 let counter = 0;
 
 function form(fields: Record<string, string>) {
@@ -42,18 +42,7 @@ async function signedIn(ageMs = 0) {
 }
 
 /** Turns two-factor on through the actions; returns the secret the page showed. */
-async function enrol(userId: string, email: string) {
-  expect(await startTwoFactorAction(null, form({}))).toMatchObject({ ok: true });
-  const { pending } = await twoFactorView(userId, email);
-  // A code of the previous step: the one after it stays free for the test. Made well inside a step, so the step
-  // cannot turn before it is checked and leave it two steps old (one step of drift is accepted).
-  const left = STEP - (Date.now() % STEP);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-  expect(await confirmTwoFactorAction(null, form({ code: codeFor(pending!.secret, Date.now() - STEP) }))).toMatchObject(
-    { ok: true },
-  );
-  return pending!.secret;
-}
+const enrol = async (userId: string, email: string) => (await enrolTwoFactor(userId, email)).secret;
 
 const makeStale = (sessionId: string) =>
   db.session.update({ where: { id: sessionId }, data: { verifiedAt: new Date(Date.now() - STALE) } });
