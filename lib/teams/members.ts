@@ -52,41 +52,71 @@ export async function createTeam(
 ): Promise<{ id: string; slug: string; name: string }> {
   const name = teamNameSchema.safeParse(input.name);
   if (!name.success) throw refused(name.error.issues[0]!.message, "name");
-  let slug: string;
   if (input.slug !== undefined) {
     const given = newTeamSlugSchema.safeParse(input.slug);
     if (!given.success) throw refused(given.error.issues[0]!.message, "slug");
-    slug = given.data;
-  } else {
-    const proposed = proposeSlug(name.data);
-    if (!proposed)
-      throw refused("Choose an address for the team: its name has no letters a to z to make one from.", "slug");
-    slug = await freeSlug(proposed);
+    try {
+      return await insertTeam(actor, name.data, given.data);
+    } catch (error) {
+      throw error instanceof SlugTaken ? slugTaken() : error;
+    }
   }
-  const team = await db.$transaction(async (tx) => {
-    // The person's row first: two creations by one person take turns, so the limit holds.
-    await tx.user.update({ where: { id: actor.userId }, data: { keysChangedAt: new Date() } });
-    const owned = await tx.membership.count({
-      where: { userId: actor.userId, role: "owner", team: { personalOfId: null } },
-    });
-    if (owned >= OWNED_TEAMS_MAX) {
-      throw refused(
-        `You already own ${OWNED_TEAMS_MAX} teams, the most allowed. Hand one over or delete one first.`,
-        "name",
-      );
+  const proposed = proposeSlug(name.data);
+  if (!proposed)
+    throw refused("Choose an address for the team: its name has no letters a to z to make one from.", "slug");
+  // Two teams of one name made at once (two people, or one script) both find the same slug free before either
+  // takes it: the one that loses takes the next free one, as it would have a moment later.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insertTeam(actor, name.data, await freeSlug(proposed));
+    } catch (error) {
+      if (!(error instanceof SlugTaken) || attempt >= 5) throw error instanceof SlugTaken ? slugTaken() : error;
     }
-    if (await tx.team.findUnique({ where: { slug }, select: { id: true } })) {
-      throw refused("That address is taken: choose another.", "slug");
-    }
-    const made = await tx.team.create({
-      data: { slug, name: name.data },
-      select: { id: true, slug: true, name: true },
+  }
+}
+
+const slugTaken = () => refused("That address is taken: choose another.", "slug");
+
+/** A slug another team took between the check and the insert (found by the check, or by its unique index). */
+class SlugTaken extends Error {}
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+
+async function insertTeam(
+  actor: Actor,
+  name: string,
+  slug: string,
+): Promise<{ id: string; slug: string; name: string }> {
+  let team: { id: string; slug: string; name: string };
+  try {
+    team = await db.$transaction(async (tx) => {
+      // The person's row first: two creations by one person take turns, so the limit holds.
+      await tx.user.update({ where: { id: actor.userId }, data: { keysChangedAt: new Date() } });
+      const owned = await tx.membership.count({
+        where: { userId: actor.userId, role: "owner", team: { personalOfId: null } },
+      });
+      if (owned >= OWNED_TEAMS_MAX) {
+        throw refused(
+          `You already own ${OWNED_TEAMS_MAX} teams, the most allowed. Hand one over or delete one first.`,
+          "name",
+        );
+      }
+      if (await tx.team.findUnique({ where: { slug }, select: { id: true } })) throw new SlugTaken();
+      const made = await tx.team.create({
+        data: { slug, name },
+        select: { id: true, slug: true, name: true },
+      });
+      await tx.membership.create({ data: { teamId: made.id, userId: actor.userId, role: "owner" } });
+      await sealNewTeamChain(tx, made.id);
+      await recordTeamAudit(tx, made.id, actor, "team.created", null, { name: made.name, slug: made.slug });
+      return made;
     });
-    await tx.membership.create({ data: { teamId: made.id, userId: actor.userId, role: "owner" } });
-    await sealNewTeamChain(tx, made.id);
-    await recordTeamAudit(tx, made.id, actor, "team.created", null, { name: made.name, slug: made.slug });
-    return made;
-  });
+  } catch (error) {
+    // On PostgreSQL two transactions can both pass the check; the slug's unique index stops the second.
+    if (isUniqueViolation(error)) throw new SlugTaken();
+    throw error;
+  }
   log.info("team.created", { user_id: actor.userId, team_id: team.id });
   return team;
 }

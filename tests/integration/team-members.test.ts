@@ -473,6 +473,18 @@ describe("a team's activity", () => {
 });
 
 describe("races end in a state the table allows", () => {
+  it("two teams of one name made at once: both are made, the second at the next free address", async () => {
+    const t = tag();
+    const people = [await bareAccount(`same-a-${t}@example.com`), await bareAccount(`same-b-${t}@example.com`)];
+    const made = await Promise.all(people.map((who) => createTeam(person(who.id), { name: `Same name ${t}` })));
+    expect(made.map((team) => team.slug).toSorted()).toEqual([`same-name-${t}`, `same-name-${t}-2`]);
+    // A slug given and taken is still the person's to change (the control: the race above is not taken for it).
+    await expect(createTeam(person(people[0]!.id), { name: "Again", slug: `same-name-${t}` })).rejects.toMatchObject({
+      message: "That address is taken: choose another.",
+      options: { field: "slug" },
+    });
+  });
+
   it("the last two owners leaving at once: one leaves, the other stays the owner", async () => {
     const { team, people } = await teamWith({ a: "owner", b: "owner" });
     const results = await Promise.allSettled([
