@@ -6,7 +6,7 @@ import { log } from "../log";
 import { keyDigest } from "./digest";
 import { recordDecoyUse } from "./decoy";
 import { parseApiKey } from "./format";
-import { holdsApiKey } from "./key-in-text";
+import { apiKeysIn, holdsApiKey } from "./key-in-text";
 import { redactKeyShaped } from "./key-shaped";
 import { revokeLeaked, type LeakSource } from "./lifecycle";
 
@@ -75,12 +75,18 @@ export async function acceptReport(ip: string, now = new Date()): Promise<Report
  * from inside a key, which would leave the key whole.
  */
 export function webAddress(url: string | null | undefined): string | null {
+  const href = parsedHref(url);
+  if (href === null) return null;
+  const redacted = redactKeyShaped(href);
+  return redacted.length <= 2_000 ? redacted : null;
+}
+
+/** The URL as the parser writes it back, if it is an http(s) one; not yet redacted. */
+function parsedHref(url: string | null | undefined): string | null {
   if (!url) return null;
   try {
     const parsed = new URL(url);
-    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
-    const href = redactKeyShaped(parsed.href);
-    return href.length <= 2_000 ? href : null;
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
   } catch {
     return null;
   }
@@ -88,12 +94,20 @@ export function webAddress(url: string | null | undefined): string | null {
 
 /**
  * The address as kept (webAddress), or null when a real key is still in it
- * under an encoding (percent-escaped, base64): that cannot be cut out without
- * guessing, so the address is not kept (the report form says so instead).
+ * under an encoding (percent-escaped, base64) or split (`sk_dev_AB%0aCD…`):
+ * that cannot be cut out without guessing, so the address is not kept (the
+ * report form says so instead). Read before redacting as well as after: the
+ * redaction cuts a split key's first piece and leaves the rest, which alone
+ * no longer reads as a key (an attack review kept 19 of a key's 32 random
+ * characters that way). A key written out whole is the one thing redaction
+ * handles, so only those are taken out before the first reading.
  */
 export function publicUrl(url: string | null | undefined): string | null {
+  const raw = parsedHref(url);
   const href = webAddress(url);
-  return href && !holdsApiKey(href) ? href : null;
+  if (raw === null || href === null) return null;
+  const withoutWholeKeys = apiKeysIn(raw).reduce((text, key) => text.replaceAll(key, " "), raw);
+  return holdsApiKey(withoutWholeKeys) || holdsApiKey(href) ? null : href;
 }
 
 export type ReportLabel = "true_positive" | "false_positive";

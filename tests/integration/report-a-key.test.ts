@@ -206,7 +206,15 @@ describe("reporting a key found in public", () => {
     const escaped = encodeURIComponent(other).replace(/_/g, "%5F");
     // The attack review of issue 35: a percent-escaped zero-width space or space inside the prefix hid a key from
     // the redaction, and it was kept in the audit row and mailed.
-    for (const hidden of [escaped, other.replace("sk_", "sk%E2%80%8B_"), other.replace("sk_", "s%20k_")]) {
+    // And a key split by an escaped line break, space or tab, or by a slash: the redaction cut the first piece and
+    // kept the rest, 19 of the key's 32 random characters (the attack review of issues 30 and 32).
+    const splitBy = (separator: string) => `${other.slice(0, 20)}${separator}${other.slice(20)}`;
+    for (const hidden of [
+      escaped,
+      other.replace("sk_", "sk%E2%80%8B_"),
+      other.replace("sk_", "s%20k_"),
+      ...["%0a", "%20", "%09", "/"].map(splitBy),
+    ]) {
       expect(
         await reportFrom(`192.0.2.${counter++}`, other, `https://pastebin.example/raw/abc?token=${hidden}`),
         hidden.slice(0, 12),
