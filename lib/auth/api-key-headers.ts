@@ -23,12 +23,37 @@ export const MAX_READ = 64 * 1024;
 // it is refused unread as a value too long to read is.
 export const READING_BUDGET = 24;
 
+// What can stand inside a key without a reader seeing it: white space (a tab, a no-break space) and the characters
+// that show nothing (soft hyphen, zero-width ones, word joiner, byte order mark).
+const HIDING = /[\s\u00A0\u00AD\u200B-\u200F\u2060\uFEFF]+/g;
+
+/**
+ * A text's characters, each a byte, read as UTF-8, when it has bytes above
+ * ASCII: what a server that decodes headers (or what it base64-decoded) as
+ * UTF-8 reads. Node hands a header's bytes over as Latin-1 characters, so a
+ * zero-width space sent as UTF-8 reaches us as "\u00E2\u0080\u008B", which
+ * nothing takes out (an attack review hid a key that way). Null otherwise.
+ */
+function asUtf8(text: string): string | null {
+  if (!/[\u0080-\u00FF]/.test(text) || /[^\u0000-\u00FF]/.test(text)) return null;
+  return new TextDecoder().decode(Uint8Array.from(text, (c) => c.charCodeAt(0)));
+}
+
+/** Key-shaped as it is, or once what can hide inside a key is taken out; as sent, or read as UTF-8. */
+function keyShaped(text: string): boolean {
+  const utf8 = asUtf8(text);
+  return [text, ...(utf8 === null ? [] : [utf8])].some(
+    (form) => KEY_SHAPED.test(form) || KEY_SHAPED.test(form.replace(HIDING, "")),
+  );
+}
+
 /** Whether a header's value holds something shaped like one of our keys, under any reading. */
 export function holdsKeyShapedToken(value: string): boolean {
-  return (
-    value.length > MAX_READ ||
-    someReading(value, (text) => KEY_SHAPED.test(text), { budget: READING_BUDGET, shortest: KEY_SHAPED_LENGTH })
-  );
+  if (value.length > MAX_READ) return true;
+  const read = (form: string) => someReading(form, keyShaped, { budget: READING_BUDGET, shortest: KEY_SHAPED_LENGTH });
+  // The value read as UTF-8 is read in turn (its escapes and encodings), as the value is.
+  const utf8 = asUtf8(value);
+  return read(value) || (utf8 !== null && read(utf8));
 }
 
 // Every header is read but three. Two a third party can put in the owner's

@@ -100,6 +100,28 @@ describe("carriesApiKey", () => {
     ["base64, after 70 junk tokens", { authorization: `Basic ${"QUFBQUFBQUFBQUFBQ ".repeat(70)}${btoa(`u:${KEY}`)}` }],
   ])("sees a key %s", (_name, headers) => expect(carriesApiKey(new Headers(headers))).toBe(true));
 
+  // What can hide inside a key, sent as UTF-8 bytes, which Node hands over as Latin-1 characters (an attack review
+  // of issues 30 and 32: a zero-width space's bytes inside a key passed the wall); and white space inside it.
+  const asSent = (text: string) => Buffer.from(text, "utf8").toString("latin1");
+  const inside = (hider: string) => `${KEY.slice(0, 12)}${hider}${KEY.slice(12)}`;
+  it.each([
+    ["a zero-width space", asSent(inside("\u200B"))],
+    ["a zero-width joiner", asSent(inside("\u200D"))],
+    ["a byte order mark", asSent(inside("\uFEFF"))],
+    ["a word joiner", asSent(inside("\u2060"))],
+    ["a soft hyphen", asSent(inside("\u00AD"))],
+    ["a no-break space", asSent(inside("\u00A0"))],
+    ["a tab", inside("\t")],
+    ["a zero-width space, in base64", btoa(asSent(inside("\u200B")))],
+  ])("sees a key with %s inside it, as its bytes arrive", (_name, value) => {
+    expect(holdsKeyShapedToken(value)).toBe(true);
+    expect(carriesApiKey(new Headers({ "x-trace-context": value }))).toBe(true);
+  });
+
+  it("reads UTF-8 text that holds no key as nothing (control)", () => {
+    expect(carriesApiKey(new Headers({ "x-trace-context": asSent("café — 東京 \u200B ok") }))).toBe(false);
+  });
+
   it.each([
     [{}],
     [{ authorization: "Basic dXNlcjpwYXNz" }],
@@ -141,6 +163,10 @@ describe("carriesApiKey", () => {
     ["base64 of key prefixes, shifted", "NrXAB".repeat(3_200)],
     ["hex of key prefixes", "736b5f".repeat(2_600)],
     ["every escape", "%41\\u0041&#65;\\x41 QUFBQUFB ".repeat(600)],
+    [
+      "UTF-8 bytes read as Latin-1",
+      Buffer.from("\u200B東京 QUFBQUFB ".repeat(820), "utf8").toString("latin1").slice(0, 16_000),
+    ],
   ])("reads 16 KiB of %s in linear time", (_name, value) => {
     const started = performance.now();
     for (let i = 0; i < 10; i++) holdsKeyShapedToken(value);
