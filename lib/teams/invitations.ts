@@ -268,7 +268,9 @@ export type InvitationLookup =
       role: Role;
       expiresAt: Date;
     }
-  | { state: "withdrawn" | "expired" | "used" | "unknown" };
+  /** A link that no longer works, with the address it was for: only that address's session is told why. */
+  | { state: "withdrawn" | "expired" | "used"; email: string }
+  | { state: "unknown" };
 
 /** What a link's token stands for. Spends nothing. */
 export async function findInvitation(token: unknown, now = new Date()): Promise<InvitationLookup> {
@@ -278,9 +280,10 @@ export async function findInvitation(token: unknown, now = new Date()): Promise<
     include: { team: { select: { name: true, slug: true } } },
   });
   if (!invitation) return { state: "unknown" };
-  if (invitation.acceptedAt) return { state: "used" };
-  if (invitation.revokedAt) return { state: "withdrawn" };
-  if (invitation.expiresAt <= now) return { state: "expired" };
+  const { email } = invitation;
+  if (invitation.acceptedAt) return { state: "used", email };
+  if (invitation.revokedAt) return { state: "withdrawn", email };
+  if (invitation.expiresAt <= now) return { state: "expired", email };
   return {
     state: "pending",
     id: invitation.id,
@@ -300,7 +303,8 @@ export function deadInvitationMessage(state: "withdrawn" | "expired" | "used"): 
 /**
  * Accepts the invitation for the signed-in person, whose address must be the
  * invitation's (any other is told "not found", as for a link that does not
- * exist). Of two acceptances at once, one spends it; the other finds the
+ * exist, whether the invitation waits, was withdrawn, has expired or was
+ * used). Of two acceptances at once, one spends it; the other finds the
  * person already in the team and answers the same. Returns the team's slug.
  */
 export async function acceptInvitation(
@@ -311,7 +315,7 @@ export async function acceptInvitation(
   now = new Date(),
 ): Promise<string> {
   const found = await findInvitation(token, now);
-  if (found.state === "unknown" || (found.state === "pending" && found.email !== user.email.toLowerCase()))
+  if (found.state === "unknown" || found.email !== user.email.toLowerCase())
     throw new DomainError("not_found", "That invitation was not found.");
   if (found.state !== "pending") {
     // Accepted a moment ago by this same person (another browser): they are in, which is what they asked.
