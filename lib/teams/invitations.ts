@@ -37,8 +37,20 @@ const refused = (message: string, field?: string) =>
 export const INVITATION_WITHDRAWN = "This invitation was withdrawn by the team. Ask them for a new one if you need it.";
 export const INVITATION_EXPIRED = "This invitation has expired. Ask the team for a new one.";
 export const INVITATION_USED = "This invitation was already used.";
+export const INVITATION_NOT_FOUND = "That invitation was not found.";
 
-const pendingWhere = (now: Date) => ({ acceptedAt: null, revokedAt: null, expiresAt: { gt: now } });
+export const pendingWhere = (now: Date) => ({ acceptedAt: null, revokedAt: null, expiresAt: { gt: now } });
+
+/** Where an invitation stands now. */
+export function invitationState(
+  invitation: { acceptedAt: Date | null; revokedAt: Date | null; expiresAt: Date },
+  now: Date,
+): "pending" | "withdrawn" | "expired" | "used" {
+  if (invitation.acceptedAt) return "used";
+  if (invitation.revokedAt) return "withdrawn";
+  if (invitation.expiresAt <= now) return "expired";
+  return "pending";
+}
 
 async function lockTeam(tx: Tx, teamId: string) {
   await tx.team.update({ where: { id: teamId }, data: { keysChangedAt: new Date() } }).catch(() => {
@@ -280,10 +292,8 @@ export async function findInvitation(token: unknown, now = new Date()): Promise<
     include: { team: { select: { name: true, slug: true } } },
   });
   if (!invitation) return { state: "unknown" };
-  const { email } = invitation;
-  if (invitation.acceptedAt) return { state: "used", email };
-  if (invitation.revokedAt) return { state: "withdrawn", email };
-  if (invitation.expiresAt <= now) return { state: "expired", email };
+  const state = invitationState(invitation, now);
+  if (state !== "pending") return { state, email: invitation.email };
   return {
     state: "pending",
     id: invitation.id,
@@ -316,7 +326,7 @@ export async function acceptInvitation(
 ): Promise<string> {
   const found = await findInvitation(token, now);
   if (found.state === "unknown" || found.email !== user.email.toLowerCase())
-    throw new DomainError("not_found", "That invitation was not found.");
+    throw new DomainError("not_found", INVITATION_NOT_FOUND);
   if (found.state !== "pending") {
     // Accepted a moment ago by this same person (another browser): they are in, which is what they asked.
     const slug = found.state === "used" ? await alreadyMemberByToken(token as string, user.id) : null;
