@@ -76,7 +76,8 @@ export async function setRoleCommand(flags: Flags) {
 
 /**
  * team:remove-member --team SLUG --email EMAIL [--transfer-to NAME]: their keys in the team are revoked, or with
- * --transfer-to every one of them goes to that service account of the team, not rotated (the output says so).
+ * --transfer-to every one of them but their decoys (revoked) goes to that service account of the team, not rotated
+ * (the output says so).
  */
 export async function removeMemberCommand(flags: Flags) {
   const team = await teamBySlug(flags);

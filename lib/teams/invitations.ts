@@ -38,8 +38,20 @@ const refused = (message: string, field?: string) =>
 export const INVITATION_WITHDRAWN = "This invitation was withdrawn by the team. Ask them for a new one if you need it.";
 export const INVITATION_EXPIRED = "This invitation has expired. Ask the team for a new one.";
 export const INVITATION_USED = "This invitation was already used.";
+export const INVITATION_NOT_FOUND = "That invitation was not found.";
 
-const pendingWhere = (now: Date) => ({ acceptedAt: null, revokedAt: null, expiresAt: { gt: now } });
+export const pendingWhere = (now: Date) => ({ acceptedAt: null, revokedAt: null, expiresAt: { gt: now } });
+
+/** Where an invitation stands now. */
+export function invitationState(
+  invitation: { acceptedAt: Date | null; revokedAt: Date | null; expiresAt: Date },
+  now: Date,
+): "pending" | "withdrawn" | "expired" | "used" {
+  if (invitation.acceptedAt) return "used";
+  if (invitation.revokedAt) return "withdrawn";
+  if (invitation.expiresAt <= now) return "expired";
+  return "pending";
+}
 
 /** The person's right to invite (or re-send, or withdraw) for this role; the operator passes. */
 async function authorise(tx: Tx, actor: Actor, teamId: string, role: Role) {
@@ -263,7 +275,9 @@ export type InvitationLookup =
       role: Role;
       expiresAt: Date;
     }
-  | { state: "withdrawn" | "expired" | "used" | "unknown" };
+  /** A link that no longer works, with the address it was for: only that address's session is told why. */
+  | { state: "withdrawn" | "expired" | "used"; email: string }
+  | { state: "unknown" };
 
 /** What a link's token stands for. Spends nothing. */
 export async function findInvitation(token: unknown, now = new Date()): Promise<InvitationLookup> {
@@ -273,9 +287,8 @@ export async function findInvitation(token: unknown, now = new Date()): Promise<
     include: { team: { select: { name: true, slug: true } } },
   });
   if (!invitation) return { state: "unknown" };
-  if (invitation.acceptedAt) return { state: "used" };
-  if (invitation.revokedAt) return { state: "withdrawn" };
-  if (invitation.expiresAt <= now) return { state: "expired" };
+  const state = invitationState(invitation, now);
+  if (state !== "pending") return { state, email: invitation.email };
   return {
     state: "pending",
     id: invitation.id,
@@ -295,7 +308,8 @@ export function deadInvitationMessage(state: "withdrawn" | "expired" | "used"): 
 /**
  * Accepts the invitation for the signed-in person, whose address must be the
  * invitation's (any other is told "not found", as for a link that does not
- * exist). Of two acceptances at once, one spends it; the other finds the
+ * exist, whether the invitation waits, was withdrawn, has expired or was
+ * used). Of two acceptances at once, one spends it; the other finds the
  * person already in the team and answers the same. Returns the team's slug.
  */
 export async function acceptInvitation(
@@ -306,8 +320,8 @@ export async function acceptInvitation(
   now = new Date(),
 ): Promise<string> {
   const found = await findInvitation(token, now);
-  if (found.state === "unknown" || (found.state === "pending" && found.email !== user.email.toLowerCase()))
-    throw new DomainError("not_found", "That invitation was not found.");
+  if (found.state === "unknown" || found.email !== user.email.toLowerCase())
+    throw new DomainError("not_found", INVITATION_NOT_FOUND);
   if (found.state !== "pending") {
     // Accepted a moment ago by this same person (another browser): they are in, which is what they asked.
     const slug = found.state === "used" ? await alreadyMemberByToken(token as string, user.id) : null;

@@ -2,7 +2,8 @@
 // the members page; the mail arrives with its link; the invited person, with
 // no account yet, creates one from the link and lands in the team with the
 // role they were given. Someone signed in with another address is told the
-// link was not found, and a withdrawn link says so.
+// link was not found, whatever its state, and a withdrawn link says so to
+// its holder.
 import { expect, test } from "@playwright/test";
 import { e2eTeam } from "./e2e-admin";
 import { e2eOutbox, linkIn, waitForMail } from "./outbox";
@@ -83,6 +84,12 @@ test("a withdrawn invitation's link says so", async ({ page, browser }) => {
   await expect(page.getByTestId("invitation-row")).toHaveCount(0);
   await expect(page.getByText("No invitations are waiting.")).toBeVisible();
 
+  // Someone signed in with another address (here the owner) is told only that the link was not found.
+  const signedInElsewhere = await page.goto(link.pathname);
+  expect(signedInElsewhere!.status()).toBe(404);
+  await expect(page.getByText(/withdrawn/)).toHaveCount(0);
+
+  // The link's holder without a session is told it was withdrawn.
   const context = await browser.newContext();
   const invitee = await context.newPage();
   await invitee.goto(link.pathname);

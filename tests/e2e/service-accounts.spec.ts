@@ -3,6 +3,7 @@
 // once) and revokes the other, and the API answers accordingly on the next
 // request; and nothing signs in as a service account.
 import { expect, test } from "@playwright/test";
+import { absoluteTime } from "../../lib/format-time";
 import { e2eAdmin, e2eTeam } from "./e2e-admin";
 import { e2eOutbox, mailTo } from "./outbox";
 import {
@@ -93,6 +94,53 @@ test("a removal hands one key to a service account, rotated, and revokes the oth
   // The leaver is out of the team.
   expect((await leaver.goto(`/dashboard/${slug}`))!.status()).toBe(404);
   await leaverContext.close();
+});
+
+test("the removal page says why it proposes a rotation, and a rotation sent with the grace untouched keeps the old secret 24 hours", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const [ownerEmail, leaverEmail] = [uniqueEmail("sa-grace-owner"), uniqueEmail("sa-grace-leaver")];
+  await signUp(page, ownerEmail);
+  const leaverContext = await browser.newContext();
+  const leaver = await leaverContext.newPage();
+  await signUp(leaver, leaverEmail);
+  const slug = await e2eTeam("Default grace", ownerEmail, [[leaverEmail, "developer"]]);
+  await e2eAdmin(["service-account:create", "--team", slug, "--name", "deployer"]);
+  await leaver.goto(`/dashboard/${slug}`);
+  const secret = await createKey(leaver, "release");
+  await leaverContext.close();
+
+  await page.goto(`/dashboard/${slug}/members`);
+  await page.getByRole("link", { name: `Remove ${leaverEmail}` }).click();
+  await expect(page.locator("main p").filter({ hasText: "The keys they made in this team" })).toHaveText(
+    "The keys they made in this team stop working at once, unless you hand one to a service account of the team: " +
+      "then it keeps working, with its usage and history. They know its secret, so rotating it as you hand it over " +
+      "is proposed: the old secret keeps working while you deploy the new one.",
+  );
+  const grace = page.getByLabel("For each key you rotate: when the old secret, which they know, stops working");
+  await expect(grace).toHaveValue("24h");
+  await expect(grace.locator("option:checked")).toHaveText("In 24 hours");
+  // The rotation chosen, the grace left as it was.
+  await page.getByLabel("What happens to “release”").selectOption({
+    label: "Hand it to deployer and rotate it (recommended): the new secret is shown here",
+  });
+  const sent = Date.now();
+  await page.getByRole("button", { name: `Remove ${leaverEmail}` }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Removed." })).toHaveText(
+    "Removed. None of their keys was revoked. 1 key was handed to a service account and keeps working.",
+  );
+  const done = Date.now();
+  // The old secret stops 24 hours after the removal (to the minute, as the page writes it).
+  const day = 24 * 60 * 60 * 1000;
+  const stops = [...new Set([sent, done].map((at) => absoluteTime(new Date(at + day))))];
+  const shown = page.getByTestId("handed-over-secret");
+  await expect(shown).toContainText(new RegExp(`now deployer's: the old secret stops (${stops.join("|")})\\.`));
+  const replacement = await shown.getByRole("textbox", { name: "New secret of “release”" }).inputValue();
+  // Within the grace both secrets work.
+  expect(await status(page.request, secret)).toEqual([200, null]);
+  expect(await status(page.request, replacement)).toEqual([200, null]);
 });
 
 test("nothing signs in as a service account: the sign-in form, the reset form, next-auth's callbacks, a cookie", async ({

@@ -10,14 +10,16 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "@playwright/test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/lib/audit";
 import { createAccount } from "@/lib/auth/accounts";
 import { db } from "@/lib/db";
 import { LAPSE_MARGIN_MS, LEASE_MS } from "@/lib/instances/lease";
 import { createKey, revokeKey } from "@/lib/keys/lifecycle";
 import { runtime } from "@/lib/runtime/runtime";
-import { addMember, createTeam } from "@/lib/teams/members";
+import { addMember, createTeam, LEFT_TEAM_REASON } from "@/lib/teams/members";
+import { createServiceAccount } from "@/lib/teams/service-accounts";
+import { removeMemberAction } from "@/lib/web/actions/teams";
 import {
   createKey as createKeyInDashboard,
   PASSWORD,
@@ -27,6 +29,7 @@ import {
   uniqueEmail,
 } from "../e2e/helpers";
 import { databaseProxy, type DatabaseProxy } from "../helpers/database-proxy";
+import { actAs, formOf } from "../helpers/next-request";
 import { awayFromWindowEdge } from "../helpers/rate-window";
 import {
   freePort,
@@ -39,6 +42,12 @@ import {
   type Instance,
 } from "../helpers/production-server";
 import { projectRoot } from "../helpers/test-database";
+
+// The dashboard's removal runs here as its form posts it (the action wrapper, the session, the fence), with Next's
+// request APIs as the integration tests have them.
+vi.mock("next/headers", async () => (await import("../helpers/next-request")).nextHeaders);
+vi.mock("next/navigation", async () => (await import("../helpers/next-request")).nextNavigation);
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 /** A fresh account, so rate limits start from zero; answers who acts for it. */
 async function newAccount(): Promise<Actor> {
@@ -312,6 +321,71 @@ describe.each([
       await expectAnswer(await models(instance, theirs.secret), 401, "revoked_api_key");
       expect((await models(instance, handed.secret)).status).toBe(200);
     }
+  });
+
+  it("one removal from the dashboard hands a key over as it is, another rotated, and revokes a third: every instance agrees at once", async () => {
+    const [owner, leaver] = [await newAccount(), await newAccount()];
+    const operator = (userId: string) => ({ userId, ip: null, userAgent: "test", kind: "operator" as const });
+    const team = await createTeam(operator(owner.userId), { name: "Two instances, one departure" });
+    await addMember(operator(leaver.userId), team.id, leaver.userId, "developer");
+    const bot = await createServiceAccount(operator(owner.userId), team.id, "Deploys");
+    const theirs = (label: string) =>
+      createKey(leaver, { label, environment: "dev", expiresAt: null, teamId: team.id });
+    const [kept, rotated, dropped] = [await theirs("kept"), await theirs("rotated"), await theirs("dropped")];
+    // Each cached on both instances: a stale entry would answer as it did before.
+    for (const instance of [a, b])
+      for (const { secret } of [kept, rotated, dropped]) await expectCached(instance, secret);
+
+    // The owner removes them from the removal page's form: "kept" handed over as it is, "rotated" handed over with
+    // the proposed rotation (no grace chosen: the default), "dropped" left to be revoked.
+    await actAs(owner.userId);
+    const result = await removeMemberAction(
+      null,
+      formOf({
+        team: team.slug,
+        userId: leaver.userId,
+        [`handover.${kept.key.id}`]: `keep:${bot.id}`,
+        [`handover.${rotated.key.id}`]: `rotate:${bot.id}`,
+      }),
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result));
+    // The very next request to each instance, with no wait (b first: it has not served since the change).
+    for (const instance of [b, a]) {
+      await expectAnswer(await models(instance, dropped.secret), 401, "revoked_api_key");
+      expect((await models(instance, kept.secret)).status).toBe(200);
+      // Within its grace the rotated key's old secret still works, and its new one works everywhere.
+      expect((await models(instance, rotated.secret)).status).toBe(200);
+    }
+    // It returned once the fence had every live instance's word (how many lingers from the other describe's runs).
+    expect(result.data.message).toMatch(
+      new RegExp(
+        `^Removed\\. 1 key of theirs stopped working just now\\. 2 keys were handed to a service account and keep working\\. Confirmed by \\d+ of \\d+ instances`,
+      ),
+    );
+    const [replacement] = result.data.replacements;
+    expect(result.data.replacements).toHaveLength(1);
+    expect(replacement).toMatchObject({ oldKeyId: rotated.key.id, serviceAccount: "Deploys" });
+    for (const instance of [a, b]) expect((await models(instance, replacement!.secret)).status).toBe(200);
+    // The old secret stops after the default grace, 24 hours.
+    const stops = (await db.apiKey.findUniqueOrThrow({ where: { publicId: rotated.key.id } })).expiresAt!;
+    expect(stops.getTime() - Date.now()).toBeGreaterThan(24 * 3600_000 - 60_000);
+    expect(stops.getTime() - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+
+    // The team's activity names each key and what happened to it.
+    const rows = await db.teamAuditEvent.findMany({
+      where: { teamId: team.id, action: { in: ["key.transferred", "key.revoked", "key.rotated"] } },
+      orderBy: { seq: "asc" },
+    });
+    const named = rows.map((row) => ({ action: row.action, keyId: row.keyId, ...JSON.parse(row.details ?? "{}") }));
+    expect(named).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: "key.transferred", keyId: kept.key.id, rotated: false }),
+        expect.objectContaining({ action: "key.transferred", keyId: rotated.key.id, rotated: true }),
+        expect.objectContaining({ action: "key.rotated", keyId: rotated.key.id, grace: "24h" }),
+        expect.objectContaining({ action: "key.revoked", keyId: dropped.key.id, reason: LEFT_TEAM_REASON }),
+      ]),
+    );
+    expect(named).toHaveLength(4);
   });
 
   it("usage recorded by both adds up in the request log and the hourly aggregates", async () => {

@@ -3,19 +3,21 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { createAccount } from "../../auth/accounts";
 import { startBrowserSession } from "../../auth/browser-session";
 import { newPasswordSchemaFor, PASSWORD_MAX } from "../../auth/credentials.schema";
+import { passwordHasher } from "../../auth/password";
 import { DomainError } from "../../domain-error";
 import { absoluteTime } from "../../format-time";
 import {
   acceptInvitation,
   deadInvitationMessage,
   findInvitation,
+  INVITATION_NOT_FOUND,
   inviteMember,
   resendInvitation,
   revokeInvitation,
 } from "../../teams/invitations";
+import { joinWithNewAccount } from "../../teams/invitation-sign-up";
 import { teamSlugSchema } from "../../teams/slug";
 import { defineAction } from "../define-action";
 import { actorFor } from "../guard";
@@ -85,7 +87,8 @@ export const acceptInvitationAction = defineAction({
 });
 
 // POST /invitations/<token>, not signed in: the invited address's account, made from the link (which proves the
-// address as a sign-up's own link does), then the invitation accepted and the browser signed in.
+// address as a sign-up's own link does) together with its membership, then the browser signed in. An invitation
+// withdrawn meanwhile makes no account (lib/teams/invitation-sign-up.ts).
 export const signUpFromInvitationAction = defineAction({
   access: "public",
   input: z.object({
@@ -96,20 +99,14 @@ export const signUpFromInvitationAction = defineAction({
   failureEvent: "team.action_failed",
   async run({ input, ip, userAgent }): Promise<undefined> {
     const found = await findInvitation(input.token);
-    if (found.state === "unknown") throw new DomainError("not_found", "That invitation was not found.");
+    if (found.state === "unknown") throw new DomainError("not_found", INVITATION_NOT_FOUND);
     if (found.state !== "pending") throw new DomainError("invalid_request", deadInvitationMessage(found.state));
     const password = newPasswordSchemaFor([found.email]).safeParse(input.password);
     if (!password.success)
       throw new DomainError("invalid_request", password.error.issues[0]!.message, { field: "password" });
-    const created = await createAccount(found.email, password.data);
-    // The link's holder owns the address, so they may know it has an account: they sign in and open the link again.
-    if (!created.ok)
-      throw new DomainError(
-        "invalid_request",
-        "An account already uses this address: sign in with it, then open the invitation's link again.",
-      );
-    const user = { id: created.userId, email: found.email };
-    const slug = await acceptInvitation(input.token, user, ip, userAgent);
+    // Hashed before the transaction: Argon2 takes its time, and the team's lock is not held for it.
+    const passwordHash = await passwordHasher.hash(password.data);
+    const { user, slug } = await joinWithNewAccount(input.token, passwordHash, ip, userAgent);
     await startBrowserSession(user, ip, userAgent);
     redirect(teamPath(slug));
   },

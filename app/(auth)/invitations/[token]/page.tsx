@@ -14,14 +14,18 @@ export const metadata: Metadata = { title: "Join a team", referrer: "strict-orig
 
 // GET /invitations/<token>: an invitation's link. Signed in with the invited
 // address: a button that joins the team. Signed in with another address: not
-// found, as for a link that does not exist. Not signed in: sign in with the
-// address, or create its account from here. A withdrawn, expired or used link
-// says so. Opening the page spends nothing.
+// found, as for a link that does not exist, whatever the invitation's state
+// (that it was withdrawn or used is news only for the address it was for).
+// Not signed in: sign in with the address, or create its account from here.
+// A withdrawn, expired or used link says so to its holder. Opening the page
+// spends nothing.
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
   await connection(); // per request: the CSP nonce, and the invitation's state now
   const { token } = await params;
   const found = await findInvitation(token);
   if (found.state === "unknown") notFound();
+  const session = await optionalSession();
+  if (session && session.email.toLowerCase() !== found.email) notFound();
   if (found.state !== "pending") {
     return (
       <>
@@ -30,8 +34,6 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       </>
     );
   }
-  const session = await optionalSession();
-  if (session && session.email.toLowerCase() !== found.email) notFound();
   const what = (
     <p className="mb-6 text-sm text-zinc-700 dark:text-zinc-300">
       You are invited to join <strong className="break-words">{found.team.name}</strong> as{" "}

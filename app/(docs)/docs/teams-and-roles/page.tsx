@@ -95,7 +95,8 @@ export default function TeamsAndRolesPage() {
                 takes an owner. The mail&apos;s link works for {INVITATION_DAYS} days, once, and only for that address:
                 its owner signs in with it and joins, or, without an account, creates one from the link (the link proves
                 the address, as a sign-up&apos;s own link does). Someone signed in with another address is told the link
-                was not found.
+                was not found, whether it still waits, was withdrawn, has expired or was used; only the link&apos;s
+                holder without a session, or that address&apos;s own, is told that it no longer works.
               </p>
               <p>
                 Waiting invitations are listed on the members page, where they can be sent again (with a new link: the
@@ -136,8 +137,10 @@ export default function TeamsAndRolesPage() {
                 Removing a member, or their leaving, ends their membership at once: their next request to the
                 team&apos;s pages is refused. Before it, the removal page lists the keys they made in the team that
                 still work, and offers for each to hand it to a service account instead of revoking it. A key handed
-                over keeps its id, its secret, its usage and its history, and the activity log says who handed it to
-                whom.
+                over as it is keeps its id, its secret, its usage and its history. Handed over and rotated (the proposed
+                way), it goes to the service account and stops working when its grace period ends, keeping its usage and
+                history, and the service account gets a new key in its place, with a new id and a new secret. Either way
+                the activity log says who handed it to whom.
               </p>
               <p>
                 The person leaving still knows the secret of each key they made, so handing one over proposes to rotate
@@ -153,7 +156,9 @@ export default function TeamsAndRolesPage() {
               <p>
                 Every key not handed over is revoked in the same step, with the reason &ldquo;{LEFT_TEAM_REASON}
                 &rdquo;, so a key in their hands stops working on the next API request, on every server. Keys others
-                made, the service accounts&apos; keys, and the keys of their personal team are untouched.
+                made and the keys of their personal team are untouched, and so are the service accounts&apos; keys,
+                except those the person made or rotated: those are rotated, kept or revoked as chosen on the removal
+                page (the operator&apos;s <code>team:remove-member</code> keeps them and names them).
               </p>
               <p>
                 An owner may delete a team (never a personal one), typing its address to confirm: every key of it stops
@@ -193,11 +198,12 @@ export default function TeamsAndRolesPage() {
               Operators manage teams with the command line: <code>team:create</code>, <code>team:invite</code> (it mails
               the invitation and prints it without its link), <code>team:add-member</code> (an existing account),{" "}
               <code>team:set-role</code>, <code>team:remove-member</code> (with <code>--transfer-to NAME</code> it hands
-              every key of the member to that service account, without rotating them, and says so) and{" "}
-              <code>team:members</code>; <code>team:policy</code> (prints the team&apos;s policies, and sets those
-              given); <code>service-account:create</code> and <code>service-account:list</code>;{" "}
-              <code>key:create --team</code> (with <code>--service-account NAME</code>, a key of that service account)
-              and <code>key:list --team</code>. <code>docs/operations.md</code> in the repository has each command.
+              every key of the member to that service account, without rotating them, and says so; their decoy keys are
+              revoked, never handed over) and <code>team:members</code>; <code>team:policy</code> (prints the
+              team&apos;s policies, and sets those given); <code>service-account:create</code> and{" "}
+              <code>service-account:list</code>; <code>key:create --team</code> (with{" "}
+              <code>--service-account NAME</code>, a key of that service account) and <code>key:list --team</code>.{" "}
+              <code>docs/operations.md</code> in the repository has each command.
             </p>
           ),
         },
