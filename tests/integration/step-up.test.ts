@@ -15,6 +15,11 @@ const { STEP_UP_WINDOW_MS, stepUpMethods } = await import("@/lib/auth/step-up");
 const { createKeyAction, revokeKeyAction, rotateKeyAction, updateRestrictionsAction } =
   await import("@/lib/web/actions/keys");
 const { db } = await import("@/lib/db");
+const { createKey } = await import("@/lib/keys/lifecycle");
+const { addMember, createTeam } = await import("@/lib/teams/members");
+const { createServiceAccount } = await import("@/lib/teams/service-accounts");
+const { deleteTeamAction, removeMemberAction } = await import("@/lib/web/actions/teams");
+const operator = (userId: string) => ({ userId, ip: null, userAgent: "test", kind: "operator" as const });
 
 const PASSWORD = "a long enough password";
 let counter = 0;
@@ -122,5 +127,69 @@ describe("a fresh sign-in before production key changes", () => {
       ok: false,
       error: "Your session has ended. Sign in again.",
     });
+  });
+});
+
+describe("a fresh sign-in before a team change that ends or moves production keys", () => {
+  /** A team owned by a stale session, with a developer and a service account, and a key made as `maker`. */
+  async function staleOwnerWithTeam() {
+    const owner = await signedIn(STALE);
+    const team = await createTeam(operator(owner.userId), { name: `Step-up team ${counter++}` });
+    const dev = await createAccount(`stepup-dev-${Date.now()}-${counter++}@example.com`, PASSWORD);
+    if (!dev.ok) throw new Error(dev.error);
+    await addMember(operator(dev.userId), team.id, dev.userId, "developer");
+    const bot = await createServiceAccount(operator(owner.userId), team.id, `bot ${counter++}`);
+    const key = async (environment: "dev" | "prod", maker: string, serviceAccountId?: string) =>
+      (
+        await createKey(operator(maker), {
+          label: `${environment} key`,
+          environment,
+          expiresAt: null,
+          teamId: team.id,
+          serviceAccountId,
+        })
+      ).key.id;
+    return { owner, team, dev: dev.userId, bot: bot.id, key };
+  }
+
+  const refusedForStepUp = {
+    ok: false,
+    fieldErrors: { stepUp: [expect.stringMatching(/^Confirm it’s you/)] },
+  };
+  const revokedAt = async (keyId: string) =>
+    (await db.apiKey.findUniqueOrThrow({ where: { publicId: keyId } })).revokedAt;
+
+  it("asks for it to remove a member whose production key the removal revokes, and then changes nothing", async () => {
+    const { team, dev, key } = await staleOwnerWithTeam();
+    const theirs = await key("prod", dev);
+    expect(await removeMemberAction(null, form({ team: team.slug, userId: dev }))).toMatchObject(refusedForStepUp);
+    expect(await revokedAt(theirs)).toBeNull();
+    expect(await db.membership.count({ where: { teamId: team.id, userId: dev } })).toBe(1);
+  });
+
+  it("asks for it to revoke a service account's production key the leaver made (attack review)", async () => {
+    const { team, dev, bot, key } = await staleOwnerWithTeam();
+    const botKey = await key("prod", dev, bot);
+    const result = await removeMemberAction(
+      null,
+      form({ team: team.slug, userId: dev, [`handover.${botKey}`]: "revoke" }),
+    );
+    expect(result).toMatchObject(refusedForStepUp);
+    expect(await revokedAt(botKey)).toBeNull();
+  });
+
+  it("asks for it to delete a team holding a production key", async () => {
+    const { team, owner, key } = await staleOwnerWithTeam();
+    const ownKey = await key("prod", owner.userId);
+    expect(await deleteTeamAction(null, form({ team: team.slug, confirm: team.slug }))).toMatchObject(refusedForStepUp);
+    expect(await revokedAt(ownKey)).toBeNull();
+    expect(await db.team.count({ where: { id: team.id } })).toBe(1);
+  });
+
+  it("is not asked for when only development keys change (control: the same removal goes through)", async () => {
+    const { team, dev, key } = await staleOwnerWithTeam();
+    const theirs = await key("dev", dev);
+    expect(await removeMemberAction(null, form({ team: team.slug, userId: dev }))).toMatchObject({ ok: true });
+    expect(await revokedAt(theirs)).not.toBeNull();
   });
 });

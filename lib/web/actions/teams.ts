@@ -8,6 +8,7 @@ import { defineAction } from "../define-action";
 import { actorFor } from "../guard";
 import { teamPath } from "../team-paths";
 import { db } from "../../db";
+import { statusWhere } from "../../keys/status";
 import { absoluteTime } from "../../format-time";
 import { confirmChange } from "../../instances/confirm-change";
 import { DEFAULT_GRACE, gracePeriodSchema } from "../../keys/grace";
@@ -23,6 +24,18 @@ import { teamSlugSchema } from "../../teams/slug";
 // change names the team by its slug: the wrapper refuses a team the person is
 // not in as "not found"; their role is checked in lib/teams, under the team's
 // lock, so what the page showed them decides nothing.
+
+/**
+ * Whether the team (by slug) has a usable production key: any, or only among a leaver's own keys and the keys a
+ * removal form names.
+ */
+async function holdsUsableProductionKey(team: string, only?: { leaverId: string; named: string[] }): Promise<boolean> {
+  const among = only
+    ? { OR: [{ userId: only.leaverId, serviceAccountId: null }, { publicId: { in: only.named } }] }
+    : {};
+  const where = { team: { slug: team }, environment: "prod", ...statusWhere("usable"), ...among };
+  return (await db.apiKey.count({ where })) > 0;
+}
 
 export const createTeamAction = defineAction({
   access: "session",
@@ -112,17 +125,15 @@ export const removeMemberAction = defineAction({
   access: "session",
   input: removal,
   team: (input) => input.team,
-  // A production key handed over changes hands, and a rotation shows its new secret: as with a production key's
-  // rotation, only after a fresh sign-in.
-  stepUp: async (input) => {
-    const changed = [...input.plan.handovers, ...input.plan.keys.filter((k) => k.action === "rotate")];
-    return (
-      changed.length > 0 &&
-      (await db.apiKey.count({
-        where: { publicId: { in: changed.map((h) => h.publicId) }, environment: "prod", team: { slug: input.team } },
-      })) > 0
-    );
-  },
+  // A removal ends or moves production keys: the leaver's own are each revoked or handed over, and a service
+  // account's key the form names is rotated (its new secret shown) or revoked. As revoking or rotating one from its
+  // page does, that takes a fresh sign-in (an attack review revoked a service account's production key this way from
+  // a session signed in an hour before).
+  stepUp: (input) =>
+    holdsUsableProductionKey(input.team, {
+      leaverId: input.userId,
+      named: [...input.plan.handovers, ...input.plan.keys].map((key) => key.publicId),
+    }),
   failureEvent: "team.action_failed",
   async run({ input, session, member }): Promise<RemovalOutcome> {
     const { revoked, handedOver, rotated, kept, withdrawnInvitations } = await removeMember(
@@ -226,6 +237,8 @@ export const deleteTeamAction = defineAction({
       .max(1000, "Type the team's address to confirm."),
   }),
   team: (input) => input.team,
+  // Deleting a team revokes every key of it: with a production key among them, only after a fresh sign-in.
+  stepUp: (input) => holdsUsableProductionKey(input.team),
   failureEvent: "team.action_failed",
   async run({ input, session, member }) {
     await deleteTeam(await actorFor(session), member!.team.id, input.confirm);

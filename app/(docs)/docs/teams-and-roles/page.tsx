@@ -150,8 +150,9 @@ export default function TeamsAndRolesPage() {
                 key over as it is, with its secret unchanged, is a choice you make explicitly. The same page lists the
                 service accounts&apos; keys the person made or rotated, whose secrets they know too, and proposes to
                 rotate those. A member who leaves may hand their keys over but not rotate them (they would be shown the
-                new secret); an admin should rotate those keys next. Handing over or rotating a production key takes a
-                fresh sign-in, as its rotation does. Invitations they sent that are still waiting are withdrawn.
+                new secret); an admin should rotate those keys next. A removal that revokes, hands over or rotates a
+                production key takes a fresh sign-in, as revoking or rotating it from its page does; so does deleting a
+                team that holds one. Invitations they sent that are still waiting are withdrawn.
               </p>
               <p>
                 Every key not handed over is revoked in the same step, with the reason &ldquo;{LEFT_TEAM_REASON}
