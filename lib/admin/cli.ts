@@ -53,8 +53,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
                                         changes a member's role (a team keeps an owner)
   team:remove-member --team SLUG --email E [--transfer-to NAME]
                                         ends the membership; revokes the member's own keys in
-                                        the team ("owner left the team"), or with --transfer-to
-                                        hands every one of them but decoys (revoked) to that
+                                        the team ("the member it belonged to left the team"),
+                                        or with --transfer-to hands every one of them but
+                                        decoys (revoked) to that
                                         service account, not rotated (the person still knows
                                         their secrets); prints their ids
   team:members --team SLUG              prints the team's members and roles as JSON

@@ -26,7 +26,7 @@ type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 /** How many teams a person may own, their personal team not counted. */
 export const OWNED_TEAMS_MAX = 5;
 /** Why a departed member's keys stopped: on each key and in the activity log. */
-export const LEFT_TEAM_REASON = "owner left the team";
+export const LEFT_TEAM_REASON = "the member it belonged to left the team";
 
 const refused = (message: string, field?: string) =>
   new DomainError("invalid_request", message, field ? { field } : {});
