@@ -46,9 +46,13 @@ export function holdsApiKey(text: string): boolean {
   // long (a key split by dashes, dots, commas, slashes; base64 chunks joined by them, or by underscores). Also from
   // the text with its percent escapes undone first, since an address keeps them (`s%20k_dev_…`, an attack review).
   const unescaped = utf8Unescaped(text);
-  const forms = [...new Set([text, unescaped])].flatMap((value) => {
-    const joined = value.replace(SEPARATORS, "");
-    return [value, joined, joined.replace(/_/g, ""), [...joined].reverse().join("")];
-  });
+  // And with compatibility characters folded (NFKC: a full-width ｓｋ＿ｄｅｖ＿… is sk_dev_…; an attack review stored one
+  // as a label, a team name and a prompt); only text outside ASCII changes, so most values are read as before.
+  const forms = [...new Set([text, unescaped].flatMap((value) => [value, value.normalize("NFKC")]))].flatMap(
+    (value) => {
+      const joined = value.replace(SEPARATORS, "");
+      return [value, joined, joined.replace(/_/g, ""), [...joined].reverse().join("")];
+    },
+  );
   return forms.some((form) => someReading(form, containsApiKey, { shortest: SHORTEST_KEY }));
 }

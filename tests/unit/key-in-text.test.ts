@@ -65,6 +65,9 @@ describe("holdsApiKey", () => {
     // inside the prefix.
     ["split by a percent-escaped zero-width space", `https://x.test/?k=${KEY.replace("sk_", "sk%E2%80%8B_")}`],
     ["split by a percent-escaped space", `https://x.test/?k=${KEY.replace("sk_", "s%20k_")}`],
+    // The attack review of issues 30 and 32: written in full-width characters, which NFKC folds to the key.
+    ["in full-width characters", [...KEY].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join("")],
+    ["with a full-width prefix", `ｓｋ＿ｄｅｖ＿${BODY}`],
   ])("finds a key %s", (_how, text) => expect(holdsApiKey(text)).toBe(true));
 
   it("finds none in ordinary values", () => {
@@ -76,6 +79,7 @@ describe("holdsApiKey", () => {
       `sha256-${"736b5f".repeat(2)}${"0".repeat(52)}.bin`,
       `eyJhbGciOiJub25lIn0.${Buffer.from('{"sub":"user-42"}').toString("base64url")}.`,
       "&#115;k&lowbar;dev&lowbar;notes \\u0073k_prod_draft",
+      "Équipe Données — 東京 ｓｋ＿ｄｅｖ＿ｎｏｔｅｓ",
     ];
     for (const text of ordinary) {
       expect(holdsApiKey(text), text).toBe(false);
