@@ -11,7 +11,7 @@ import {
   INVITATION_NOT_FOUND,
   invitationState,
   pendingWhere,
-} from "./invitations";
+} from "./invitation-links";
 import { teamNotFound } from "./membership";
 import { lockTeam } from "./team-lock";
 

@@ -6,10 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { renderMail } from "@/lib/mail/templates";
+import { acceptInvitation, findInvitation, INVITATION_WITHDRAWN } from "@/lib/teams/invitation-links";
 import {
-  acceptInvitation,
-  findInvitation,
-  INVITATION_WITHDRAWN,
   INVITATIONS_PER_HOUR,
   inviteMember,
   listInvitations,

@@ -13,10 +13,8 @@ import {
   deadInvitationMessage,
   findInvitation,
   INVITATION_NOT_FOUND,
-  inviteMember,
-  resendInvitation,
-  revokeInvitation,
-} from "../../teams/invitations";
+} from "../../teams/invitation-links";
+import { inviteMember, resendInvitation, revokeInvitation } from "../../teams/invitations";
 import { joinWithNewAccount } from "../../teams/invitation-sign-up";
 import { teamSlugSchema } from "../../teams/slug";
 import { defineAction } from "../define-action";

@@ -6,7 +6,7 @@ import { AcceptInvitationForm, SignUpFromInvitationForm } from "@/components/tea
 import { FormAlert } from "@/components/forms/form-alert";
 import { PASSWORD_MIN } from "@/lib/auth/credentials.schema";
 import { absoluteTime } from "@/lib/format-time";
-import { deadInvitationMessage, findInvitation } from "@/lib/teams/invitations";
+import { deadInvitationMessage, findInvitation } from "@/lib/teams/invitation-links";
 import { optionalSession } from "@/lib/web/guard";
 
 export const metadata: Metadata = { title: "Join a team", referrer: "strict-origin" };
