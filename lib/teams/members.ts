@@ -139,8 +139,11 @@ export async function renameTeam(actor: MemberActor, teamId: string, name: strin
 
 /** The proposed slug, or with -2, -3... until one is free (cut so the suffix fits). */
 async function freeSlug(proposed: string): Promise<string> {
+  // Every candidate starts with this stem: a proposed slug at the maximum length is cut to make room for its
+  // suffix, so looking up only the slugs that start with the whole of it missed a "-2" already taken.
+  const stem = proposed.slice(0, SLUG_MAX - "-999".length).replace(/-+$/, "");
   const taken = new Set(
-    (await db.team.findMany({ where: { slug: { startsWith: proposed } }, select: { slug: true } })).map((t) => t.slug),
+    (await db.team.findMany({ where: { slug: { startsWith: stem } }, select: { slug: true } })).map((t) => t.slug),
   );
   // Every candidate passes the rules a typed slug does ("Personal stuff" would otherwise become personal-stuff-2).
   const free = (slug: string) => !taken.has(slug) && newTeamSlugSchema.safeParse(slug).success;

@@ -472,6 +472,20 @@ describe("a team's activity", () => {
   });
 });
 
+describe("a team's address, proposed from its name", () => {
+  it("three teams of one long name: each at its own address, the proposed one cut to make room for -2 and -3", async () => {
+    const t = tag();
+    const owner = await bareAccount(`long-${t}@example.com`);
+    const name = `Équipe ${t} Données-Paiements-東京-platform-reliability`;
+    const slugs = [];
+    for (let i = 0; i < 3; i++) slugs.push((await createTeam(person(owner.id), { name })).slug);
+    // The name's slug is 54 characters: cut to 40, and to 38 before a suffix.
+    const cut = (length: number) =>
+      `equipe-${t}-donnees-paiements-platform-reliability`.slice(0, length).replace(/-+$/, "");
+    expect(slugs).toEqual([cut(40), `${cut(38)}-2`, `${cut(38)}-3`]);
+  });
+});
+
 describe("races end in a state the table allows", () => {
   it("two teams of one name made at once: both are made, the second at the next free address", async () => {
     const t = tag();
