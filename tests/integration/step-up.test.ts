@@ -189,6 +189,9 @@ describe("a fresh sign-in before a team change that ends or moves production key
   it("is not asked for when only development keys change (control: the same removal goes through)", async () => {
     const { team, dev, key } = await staleOwnerWithTeam();
     const theirs = await key("dev", dev);
+    // A production key of theirs that has expired ends nothing (the second attack review: it asked all the same).
+    const expired = await key("prod", dev);
+    await db.apiKey.update({ where: { publicId: expired }, data: { expiresAt: new Date(Date.now() - 60_000) } });
     expect(await removeMemberAction(null, form({ team: team.slug, userId: dev }))).toMatchObject({ ok: true });
     expect(await revokedAt(theirs)).not.toBeNull();
   });

@@ -31,9 +31,10 @@ import { teamSlugSchema } from "../../teams/slug";
  */
 async function holdsUsableProductionKey(team: string, only?: { leaverId: string; named: string[] }): Promise<boolean> {
   const among = only
-    ? { OR: [{ userId: only.leaverId, serviceAccountId: null }, { publicId: { in: only.named } }] }
-    : {};
-  const where = { team: { slug: team }, environment: "prod", ...statusWhere("usable"), ...among };
+    ? [{ OR: [{ userId: only.leaverId, serviceAccountId: null }, { publicId: { in: only.named } }] }]
+    : [];
+  // Each condition in AND: "usable" is itself an OR (not expired), which a spread of another OR would overwrite.
+  const where = { team: { slug: team }, environment: "prod", AND: [statusWhere("usable"), ...among] };
   return (await db.apiKey.count({ where })) > 0;
 }
 
