@@ -113,6 +113,31 @@ describe("carriesApiKey", () => {
     ["a no-break space", asSent(inside("\u00A0"))],
     ["a tab", inside("\t")],
     ["a zero-width space, in base64", btoa(asSent(inside("\u200B")))],
+    // The second attack review: characters a list of seven missed, and escapes of nothing at all.
+    ...[
+      "\u180E",
+      "\u034F",
+      "\u3164",
+      "\u2800",
+      "\u202A",
+      "\u202E",
+      "\u2062",
+      "\u2066",
+      "\uFE0F",
+      "\u061C",
+      "\u{E0020}",
+    ].map(
+      (hider) => [`U+${hider.codePointAt(0)!.toString(16).toUpperCase()}`, asSent(inside(hider))] as [string, string],
+    ),
+    ["a NEL byte", inside("\u0085")],
+    ["a percent-escaped NUL", inside("%00")],
+    ["a \\x escaped NUL", inside("\\x00")],
+    ["an HTML-escaped NUL", inside("&#0;")],
+    ["a \\u escaped NUL", inside("\\u0000")],
+    [
+      "UTF-16 in percent escapes",
+      [...Buffer.from(KEY, "utf16le")].map((b) => `%${b.toString(16).padStart(2, "0")}`).join(""),
+    ],
   ])("sees a key with %s inside it, as its bytes arrive", (_name, value) => {
     expect(holdsKeyShapedToken(value)).toBe(true);
     expect(carriesApiKey(new Headers({ "x-trace-context": value }))).toBe(true);
