@@ -2,7 +2,7 @@
 // idempotency key built from one. Looked for at every position, as
 // key-shaped text is (lib/keys/key-shaped.ts), and only a token that passes
 // the checksum counts, so `sk_dev_notes2024.txt` is not one.
-import { parseApiKey } from "./format";
+import { KEY_ENVIRONMENTS, parseApiKey } from "./format";
 import { someReading, utf8Unescaped } from "./key-readings";
 import { KEY_PREFIX } from "./key-shaped";
 
@@ -20,6 +20,18 @@ const SHORTEST_KEY = "sk_dev_".length + 38;
 /** Whether a real key (format and checksum, as `parseApiKey`) sits anywhere in the text. */
 export function containsApiKey(text: string): boolean {
   for (const match of text.matchAll(FULL_KEY_AT)) if (parseApiKey(match[1]!)) return true;
+  return false;
+}
+
+// What is left of a key written with anything but letters and digits between its characters ("sk_dev_AB+CD…",
+// "(s)(k)_…", a key split by "&", "*", "~" or "。"): "sk", the environment and 38 characters, each candidate put
+// back together and checked. Zero-width, so every position is tried.
+const BARE_KEY_AT = new RegExp(`(?=sk(${KEY_ENVIRONMENTS.join("|")})([0-9A-Za-z]{38}))`, "g");
+
+/** Whether a real key is in the text once everything but letters and digits is taken out of it. */
+function containsBareKey(text: string): boolean {
+  const bare = text.replace(/[^0-9A-Za-z]+/g, "");
+  for (const match of bare.matchAll(BARE_KEY_AT)) if (parseApiKey(`sk_${match[1]}_${match[2]}`)) return true;
   return false;
 }
 
@@ -46,13 +58,14 @@ export function holdsApiKey(text: string): boolean {
   // long (a key split by dashes, dots, commas, slashes; base64 chunks joined by them, or by underscores). Also from
   // the text with its percent escapes undone first, since an address keeps them (`s%20k_dev_…`, an attack review).
   const unescaped = utf8Unescaped(text);
-  // And with compatibility characters folded (NFKC: a full-width ｓｋ＿ｄｅｖ＿… is sk_dev_…; an attack review stored one
-  // as a label, a team name and a prompt); only text outside ASCII changes, so most values are read as before.
-  const forms = [...new Set([text, unescaped].flatMap((value) => [value, value.normalize("NFKC")]))].flatMap(
-    (value) => {
-      const joined = value.replace(SEPARATORS, "");
-      return [value, joined, joined.replace(/_/g, ""), [...joined].reverse().join("")];
-    },
-  );
-  return forms.some((form) => someReading(form, containsApiKey, { shortest: SHORTEST_KEY }));
+  // And folded: compatibility characters to their plain forms and accents dropped (NFKD without marks: a full-width
+  // ｓｋ＿ｄｅｖ＿…, ⒮⒦…, or a combining accent after each character is the key; attack reviews stored each); only
+  // text outside ASCII changes, so most values are read as before.
+  const fold = (value: string) => value.normalize("NFKD").replace(/\p{M}+/gu, "");
+  const forms = [...new Set([text, unescaped].flatMap((value) => [value, fold(value)]))].flatMap((value) => {
+    const joined = value.replace(SEPARATORS, "");
+    return [value, joined, joined.replace(/_/g, ""), [...joined].reverse().join("")];
+  });
+  const holds = (reading: string) => containsApiKey(reading) || containsBareKey(reading);
+  return forms.some((form) => someReading(form, holds, { shortest: SHORTEST_KEY }));
 }

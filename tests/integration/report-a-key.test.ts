@@ -213,7 +213,7 @@ describe("reporting a key found in public", () => {
       escaped,
       other.replace("sk_", "sk%E2%80%8B_"),
       other.replace("sk_", "s%20k_"),
-      ...["%0a", "%20", "%09", "/"].map(splitBy),
+      ...["%0a", "%20", "%09", "/", "+;*", "%250a", "~"].map(splitBy),
     ]) {
       expect(
         await reportFrom(`192.0.2.${counter++}`, other, `https://pastebin.example/raw/abc?token=${hidden}`),

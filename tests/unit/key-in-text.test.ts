@@ -68,6 +68,20 @@ describe("holdsApiKey", () => {
     // The attack review of issues 30 and 32: written in full-width characters, which NFKC folds to the key.
     ["in full-width characters", [...KEY].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join("")],
     ["with a full-width prefix", `ｓｋ＿ｄｅｖ＿${BODY}`],
+    // The second attack review: split by what is not a separator of words, parenthesized letters, accents.
+    ...["+", "*", "~", '"', "。", "+;*", "&", "%00"].map((mark) => [
+      `split by ${mark}`,
+      `${KEY.slice(0, 9)}${mark}${KEY.slice(9, 25)}${mark}${KEY.slice(25)}`,
+    ]),
+    [
+      "in parenthesized letters",
+      [...KEY].map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x249c + c.charCodeAt(0) - 97) : c)).join(""),
+    ],
+    ["with a combining accent after each character", [...KEY].map((c) => `${c}\u0301`).join("")],
+    [
+      "split twice in an address's fragment",
+      `https://x.test/#${KEY.slice(0, 15)}+${KEY.slice(15, 30)}+${KEY.slice(30)}`,
+    ],
   ])("finds a key %s", (_how, text) => expect(holdsApiKey(text)).toBe(true));
 
   it("finds none in ordinary values", () => {
