@@ -1,12 +1,13 @@
 import "server-only";
 import { afterResponse } from "../after-response";
+import { isDatabaseBusy } from "../database-busy";
 import { db } from "../db";
 import { getEnv } from "../env";
 import { log } from "../log";
 import { queueMail, utcHour } from "../mail/outbox";
 import { runtime } from "../runtime/runtime";
 import { isTokenShaped, newToken, tokenDigest } from "../security/token";
-import { createAccount, tryAgainAt } from "./accounts";
+import { insertAccount, tryAgainAt } from "./accounts";
 import { countedClient } from "./client-ip";
 import { markAttemptSucceeded, recordAttempt, signInLockedUntil, signUpLimitedUntil } from "./attempts";
 import { passwordHasher } from "./password";
@@ -164,13 +165,40 @@ export async function confirmSignUp(
     log.info("auth.sign_up.confirm_failed", { ip });
     return { ok: false, field: "password", error: SIGN_UP_WRONG_PASSWORD_MESSAGE };
   }
-  // Spent before the account is made: of two racing confirmations, one deletes the row and goes on.
-  const spent = await db.pendingSignUp.deleteMany({ where: { id: usable.id } });
-  if (spent.count !== 1) return { ok: false, error: SIGN_UP_LINK_INVALID_MESSAGE, linkDead: true };
-  const created = await createAccount(usable.email, { passwordHash: pending.passwordHash });
-  await db.pendingSignUp.deleteMany({ where: { email: usable.email } });
-  if (!created.ok) return { ok: false, error: SIGN_UP_ALREADY_DONE_MESSAGE, linkDead: true };
+  const made = await spendLinkAndMakeAccount(usable, pending.passwordHash);
+  if (made === "spent") return { ok: false, error: SIGN_UP_LINK_INVALID_MESSAGE, linkDead: true };
+  if (made === "taken") return { ok: false, error: SIGN_UP_ALREADY_DONE_MESSAGE, linkDead: true };
   await markAttemptSucceeded(attempt.id);
-  log.info("auth.sign_up", { user_id: created.userId, ip });
-  return { ok: true, userId: created.userId, email: usable.email };
+  log.info("auth.sign_up", { user_id: made.userId, ip });
+  return { ok: true, userId: made.userId, email: usable.email };
+}
+
+/**
+ * Spends the link and makes the account in one transaction: of two racing
+ * confirmations, one deletes the row and goes on; and a database too busy to
+ * finish (thrown on, for the action wrapper's "busy, try again") leaves the
+ * link as it was, to be used again. Spent first and the account made after,
+ * a busy moment between the two left a dead link and no account (the second
+ * attack review of issue 30).
+ */
+async function spendLinkAndMakeAccount(
+  usable: { id: string; email: string },
+  passwordHash: string,
+): Promise<{ userId: string } | "spent" | "taken"> {
+  try {
+    return await db.$transaction(async (tx) => {
+      const spent = await tx.pendingSignUp.deleteMany({ where: { id: usable.id } });
+      if (spent.count !== 1) return "spent" as const;
+      // Every link for the address dies with this one, whether the account is made now or was before.
+      await tx.pendingSignUp.deleteMany({ where: { email: usable.email } });
+      if (await tx.user.findUnique({ where: { email: usable.email }, select: { id: true } })) return "taken" as const;
+      const user = await insertAccount(tx, { email: usable.email, passwordHash });
+      return { userId: user.id };
+    });
+  } catch (error) {
+    if (isDatabaseBusy(error)) throw error;
+    // Lost a race with another way in for the same address (the unique index): the account exists.
+    await db.pendingSignUp.deleteMany({ where: { email: usable.email } });
+    return "taken";
+  }
 }
