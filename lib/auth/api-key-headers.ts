@@ -5,7 +5,8 @@
 // (lib/keys/key-readings.ts): the rule is about what a request carries, not
 // only about the two header forms the public API accepts.
 
-import { someReading } from "../keys/key-readings";
+import { containsApiKey } from "../keys/key-in-text";
+import { someReading, utf8Runs } from "../keys/key-readings";
 
 const KEY_SHAPED = /sk_(?:dev|prod)_[0-9A-Za-z]{8,}/;
 /** The shortest text KEY_SHAPED matches. */
@@ -23,30 +24,29 @@ export const MAX_READ = 64 * 1024;
 // it is refused unread as a value too long to read is.
 export const READING_BUDGET = 24;
 
-// What can stand inside a key without a reader seeing it: white space (a tab, a no-break space), control characters
-// (NUL, NEL), format characters (zero-width ones, bidirectional marks, the byte order mark), the default-ignorable
-// ones (variation selectors, tags, the Hangul filler) and blanks that draw nothing (a braille blank). Classes rather
-// than a list: a second attack review passed eleven characters a list of seven missed.
-const HIDING = /[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}]+/gu;
+// What can stand inside a key without a reader seeing it: control characters (NUL, NEL; not white space), format
+// characters (zero-width ones, bidirectional marks, the byte order mark), the default-ignorable ones (variation
+// selectors, tags, the Hangul filler) and blanks that draw nothing (a braille blank). Classes rather than a list: a
+// second attack review passed eleven characters a list of seven missed. Taken out before looking for key-shaped text.
+const UNSEEN = /[\0-\x08\x0E-\x1F\x7F-\x9F\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}]+/gu;
+// White space inside a key (a tab, a no-break space) is taken out too, but then only a real key counts (its
+// checksum): "ask_dev_ team about it" without its spaces is key-shaped, and refusing it locked a header out (the
+// third attack review).
+const WHITE = /[\s\p{Zs}]+/gu;
 
-/**
- * A text's characters, each a byte, read as UTF-8, when it has bytes above
- * ASCII: what a server that decodes headers (or what it base64-decoded) as
- * UTF-8 reads. Node hands a header's bytes over as Latin-1 characters, so a
- * zero-width space sent as UTF-8 reaches us as "\u00E2\u0080\u008B", which
- * nothing takes out (an attack review hid a key that way). Null otherwise.
- */
-function asUtf8(text: string): string | null {
-  if (!/[\u0080-\u00FF]/.test(text) || /[^\u0000-\u00FF]/.test(text)) return null;
-  return new TextDecoder().decode(Uint8Array.from(text, (c) => c.charCodeAt(0)));
-}
+/** Compatibility characters folded and accents dropped (a full-width ｓｋ＿…, a combining accent after each letter). */
+const folded = (text: string) => (/[^\x00-\x7F]/.test(text) ? text.normalize("NFKD").replace(/\p{M}+/gu, "") : text);
 
-/** Key-shaped as it is, or once what can hide inside a key is taken out; as sent, or read as UTF-8. */
+/** Key-shaped once what cannot be seen is taken out, or a real key once white space is too; as sent, or as UTF-8. */
 function keyShaped(text: string): boolean {
-  const utf8 = asUtf8(text);
-  return [text, ...(utf8 === null ? [] : [utf8])].some(
-    (form) => KEY_SHAPED.test(form) || KEY_SHAPED.test(form.replace(HIDING, "")),
-  );
+  const forms = new Set([text, folded(text)]);
+  const utf8 = utf8Runs(text);
+  if (utf8 !== text) forms.add(utf8).add(folded(utf8));
+  for (const form of forms) {
+    const seen = form.replace(UNSEEN, "");
+    if (KEY_SHAPED.test(form) || KEY_SHAPED.test(seen) || containsApiKey(seen.replace(WHITE, ""))) return true;
+  }
+  return false;
 }
 
 /** Whether a header's value holds something shaped like one of our keys, under any reading. */
@@ -54,8 +54,8 @@ export function holdsKeyShapedToken(value: string): boolean {
   if (value.length > MAX_READ) return true;
   const read = (form: string) => someReading(form, keyShaped, { budget: READING_BUDGET, shortest: KEY_SHAPED_LENGTH });
   // The value read as UTF-8 is read in turn (its escapes and encodings), as the value is.
-  const utf8 = asUtf8(value);
-  return read(value) || (utf8 !== null && read(utf8));
+  const utf8 = utf8Runs(value);
+  return read(value) || (utf8 !== value && read(utf8));
 }
 
 // Every header is read but three. Two a third party can put in the owner's

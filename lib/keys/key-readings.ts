@@ -86,6 +86,20 @@ export function utf8Unescaped(value: string): string {
   });
 }
 
+/**
+ * The text with each run of characters from U+0080 to U+00FF read as the
+ * UTF-8 bytes they are: Node hands a header's bytes over as Latin-1
+ * characters (and atob its bytes), so a zero-width space sent as UTF-8 arrives as
+ * "\u00E2\u0080\u008B", which nothing would take out (an attack review hid a
+ * key that way). Run by run, so a character above U+00FF elsewhere in the
+ * value (from an escape) does not stop the reading (the third review).
+ */
+export function utf8Runs(text: string): string {
+  return text.replace(/[\u0080-\u00FF]+/g, (run) =>
+    new TextDecoder().decode(Uint8Array.from(run, (c) => c.charCodeAt(0))),
+  );
+}
+
 /** Percent, %u, backslash, quoted-printable and HTML escapes undone in one pass, each where it stands. */
 function unescaped(value: string): string {
   return utf8Unescaped(value)

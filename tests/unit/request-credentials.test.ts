@@ -143,6 +143,34 @@ describe("carriesApiKey", () => {
     expect(carriesApiKey(new Headers({ "x-trace-context": value }))).toBe(true);
   });
 
+  // The third attack review: an escape of a character above U+00FF stopped the UTF-8 reading of the whole value;
+  // and a key in full-width letters, or with an accent after each character, was not folded.
+  it.each([
+    [
+      "a \\x-escaped zero-width space, beside a character above U+00FF",
+      `${KEY.slice(0, 4)}\\xE2\\x80\\x8B${KEY.slice(4)} \\u0100`,
+    ],
+    ["a quoted-printable zero-width space, beside one", `${KEY.slice(0, 4)}=E2=80=8B${KEY.slice(4)} &#x100;`],
+    [
+      "full-width letters, as UTF-8 bytes",
+      asSent([...KEY].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join("")),
+    ],
+    ["an accent after each character, as UTF-8 bytes", asSent([...KEY].map((c) => `${c}\u0301`).join(""))],
+  ])("sees a key with %s", (_name, value) => {
+    expect(carriesApiKey(new Headers({ "x-data": value }))).toBe(true);
+  });
+
+  // Words that end in "sk" before "_dev_" or "_prod_", then other words: white space is taken out of a key only
+  // when what is left is a real key, so these are no key (the third attack review found them refused).
+  it.each([
+    ["ask_dev_team about it"],
+    ["task_dev_ migration pending"],
+    ["desk_prod_ second floor lobby"],
+    ["risk_dev_ 2024 q3 review"],
+  ])("refuses no ordinary note like %o", (value) => {
+    expect(carriesApiKey(new Headers({ "x-note": value }))).toBe(false);
+  });
+
   it("reads UTF-8 text that holds no key as nothing (control)", () => {
     expect(carriesApiKey(new Headers({ "x-trace-context": asSent("café — 東京 \u200B ok") }))).toBe(false);
   });
