@@ -3,7 +3,7 @@
 // key-shaped text is (lib/keys/key-shaped.ts), and only a token that passes
 // the checksum counts, so `sk_dev_notes2024.txt` is not one.
 import { KEY_ENVIRONMENTS, parseApiKey } from "./format";
-import { someReading, utf8Unescaped } from "./key-readings";
+import { someReading, utf8Runs, utf8Unescaped } from "./key-readings";
 import { KEY_PREFIX } from "./key-shaped";
 
 // Zero-width, so matchAll tries every position; at most 45 characters read at each.
@@ -66,6 +66,12 @@ export function holdsApiKey(text: string): boolean {
     const joined = value.replace(SEPARATORS, "");
     return [value, joined, joined.replace(/_/g, ""), [...joined].reverse().join("")];
   });
-  const holds = (reading: string) => containsApiKey(reading) || containsBareKey(reading);
+  // Folded and read backwards at every reading too, not only as sent: base64 of a full-width or a reversed key hid
+  // it (the third attack review).
+  const holds = (reading: string) =>
+    containsApiKey(reading) ||
+    containsBareKey(reading) ||
+    (/[^\x00-\x7F]/.test(reading) && containsBareKey(fold(utf8Runs(reading)))) ||
+    containsBareKey([...reading].reverse().join(""));
   return forms.some((form) => someReading(form, holds, { shortest: SHORTEST_KEY }));
 }

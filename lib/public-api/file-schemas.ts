@@ -3,6 +3,8 @@ import { isReceivedFile, type ReceivedFile } from "../files/received-file";
 import { BIDI_CONTROLS, CONTROL_CHARACTERS } from "../text";
 
 export const PURPOSE_MAX_LENGTH = 64;
+/** As most file systems allow; a longer name is refused before it is read for keys (an attack review sent 15 KB). */
+export const FILENAME_MAX_LENGTH = 255;
 
 const PURPOSE_ERROR = `purpose must be text of at most ${PURPOSE_MAX_LENGTH} characters, without control characters.`;
 
@@ -16,8 +18,12 @@ export const uploadFormSchema = z.object({
     // abort: a missing file stops here, before the check that reads its size.
     .custom<ReceivedFile>(isReceivedFile, { error: 'Send the file in a multipart field named "file".', abort: true })
     .refine((file) => file.bytes > 0, "The file is empty.")
+    .refine(
+      (file) => file.filename.length <= FILENAME_MAX_LENGTH,
+      `The file's name must be at most ${FILENAME_MAX_LENGTH} characters.`,
+    )
     .describe(
-      "The file's bytes; not empty. Its name is kept too, so it must not hold an API key (400 api_key_misplaced).",
+      `The file's bytes; not empty. Its name (at most ${FILENAME_MAX_LENGTH} characters) is kept too, so it must not hold an API key (400 api_key_misplaced).`,
     ),
   purpose: z
     .string()

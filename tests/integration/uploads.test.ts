@@ -5,6 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { filesRoot } from "@/lib/files/store";
+import { FILENAME_MAX_LENGTH } from "@/lib/public-api/file-schemas";
 import { handlePublicRequest } from "@/lib/public-api/app-gate";
 import { callApi, makeKeyFixtures, publicRoutes, type KeyFixtures } from "../helpers/api-fixtures";
 
@@ -140,6 +141,25 @@ describe("a key sent as a file's name or purpose", () => {
       expect(result.status, result.text).toBe(200);
       expect(result.json).toMatchObject({ filename, purpose });
     }
+  });
+});
+
+describe("a file's name", () => {
+  it(`is at most ${FILENAME_MAX_LENGTH} characters: a longer one is refused on its field, nothing stored`, async () => {
+    const fred = await makeKeyFixtures();
+    const body = new TextEncoder().encode("x");
+    const longest = `${"n".repeat(FILENAME_MAX_LENGTH - 4)}.txt`;
+    const tooLong = await upload(fred.valid, multipart(body, `n${longest}`));
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.error).toMatchObject({
+      code: "invalid_request",
+      param: "file",
+      message: `The file's name must be at most ${FILENAME_MAX_LENGTH} characters.`,
+    });
+    expect(await db.storedFile.count({ where: { userId: fred.userId } })).toBe(0);
+    const fits = await upload(fred.valid, multipart(body, longest));
+    expect(fits.status, fits.text).toBe(200);
+    expect(fits.json).toMatchObject({ filename: longest });
   });
 });
 

@@ -78,6 +78,18 @@ describe("holdsApiKey", () => {
       [...KEY].map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x249c + c.charCodeAt(0) - 97) : c)).join(""),
     ],
     ["with a combining accent after each character", [...KEY].map((c) => `${c}\u0301`).join("")],
+    // The third attack review: folding and reading backwards applied to what was decoded, not only to the value.
+    [
+      "full-width, in base64",
+      Buffer.from([...KEY].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join("")).toString("base64"),
+    ],
+    ["full-width, in \\u escapes", [...KEY].map((c) => `\\u${(c.codePointAt(0)! + 0xfee0).toString(16)}`).join("")],
+    [
+      "full-width, in HTML references",
+      [...KEY].map((c) => `&#x${(c.codePointAt(0)! + 0xfee0).toString(16)};`).join(""),
+    ],
+    ["reversed, in base64", Buffer.from([...KEY].reverse().join("")).toString("base64")],
+    ["reversed, in hex", Buffer.from([...KEY].reverse().join("")).toString("hex")],
     [
       "split twice in an address's fragment",
       `https://x.test/#${KEY.slice(0, 15)}+${KEY.slice(15, 30)}+${KEY.slice(30)}`,
